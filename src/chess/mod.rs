@@ -1,0 +1,16 @@
+//! Orthodox chess and Chess960 on 8x8: bitboards, attack tables, the position, legal move generation,
+//! FEN and move text.
+
+pub mod attacks;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod types;
+pub mod zobrist;
+
+pub use fen::{FenError, STARTPOS};
+pub use moves::{Move, MoveKind, MoveList, MoveParseError};
+pub use position::Position;
+pub use types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};

@@ -1,0 +1,269 @@
+//! Legal move generation. One generator, monomorphised twice over: what to generate (all, noisy, quiet) and
+//! where moves go (a `MoveList`, or a counter that adds popcounts — perft's bulk counting at the last ply).
+//!
+//! Legality is built in rather than filtered: check evasions through a check mask, pins through the line from
+//! the king, king steps tested against attackers with the king lifted off the board, and the two rare cases
+//! that need a full test (en passant, Chess960 castling) tested exactly.
+
+use super::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, rook_attacks};
+use super::moves::{Move, MoveKind, MoveList};
+use super::position::{Position, NO_SQUARE};
+use super::types::*;
+
+/// Everything legal.
+pub const ALL: u8 = 0;
+/// Captures (en passant included) and promotions: what quiescence search looks at.
+pub const NOISY: u8 = 1;
+/// The rest: non-capturing, non-promoting moves, castling included.
+pub const QUIET: u8 = 2;
+
+/// Receives generated moves.
+pub trait MoveSink {
+    /// Moves of a non-pawn piece from `from` to each square of `targets`.
+    fn piece_moves(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves to each square of `targets`, from the square `delta` behind it; `promo` makes four moves
+    /// (Q, R, B, N) of each.
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool);
+    fn single(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
+        for to in squares(targets) {
+            self.push(Move::new(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool) {
+        for to in squares(targets) {
+            let from = Square((to.0 as i8 - delta) as u8);
+            if promo {
+                for p in [
+                    PieceType::Queen,
+                    PieceType::Knight,
+                    PieceType::Rook,
+                    PieceType::Bishop,
+                ] {
+                    self.push(Move::promotion(from, to, p));
+                }
+            } else {
+                self.push(Move::new(from, to));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without storing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn piece_moves(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += targets.count_ones() as u64;
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _delta: i8, promo: bool) {
+        self.0 += (targets.count_ones() as u64) << if promo { 2 } else { 0 };
+    }
+
+    #[inline(always)]
+    fn single(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate::<ALL, _>(&mut list);
+        list
+    }
+
+    /// Number of legal moves, without generating them (perft's last ply).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = MoveCounter(0);
+        self.generate::<ALL, _>(&mut c);
+        c.0
+    }
+
+    /// Generates legal moves of kind `GEN` (`ALL`, `NOISY` or `QUIET`) into `sink`.
+    #[inline(always)]
+    pub fn generate<const GEN: u8, S: MoveSink>(&self, sink: &mut S) {
+        let us = self.side;
+        let them = us.flip();
+        let ours = self.by_color[us.index()];
+        let theirs = self.by_color[them.index()];
+        let occ = ours | theirs;
+        let ksq = self.king_square(us);
+
+        let gen_mask = match GEN {
+            NOISY => theirs,
+            QUIET => !occ,
+            _ => !ours,
+        };
+
+        // King steps: each destination tested with the king lifted, so sliders see through its old square.
+        let occ_without_king = occ ^ ksq.bb();
+        let mut king_targets = 0;
+        for to in squares(king_attacks(ksq) & gen_mask) {
+            if !self.attacked_by(to, them, occ_without_king) {
+                king_targets |= to.bb();
+            }
+        }
+        sink.piece_moves(ksq, king_targets);
+
+        let checkers = self.checkers;
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return; // double check: only the king may move
+        }
+        let check_mask = if checkers != 0 {
+            between(ksq, Square(checkers.trailing_zeros() as u8)) | checkers
+        } else {
+            !0
+        };
+        let target = gen_mask & check_mask;
+        let pinned = self.pinned(us);
+
+        let knights = self.by_type[PieceType::Knight.index()] & ours & !pinned;
+        for from in squares(knights) {
+            sink.piece_moves(from, knight_attacks(from) & target);
+        }
+        let queens = self.by_type[PieceType::Queen.index()];
+        let diag = (self.by_type[PieceType::Bishop.index()] | queens) & ours;
+        for from in squares(diag & !pinned) {
+            sink.piece_moves(from, bishop_attacks(from, occ) & target);
+        }
+        for from in squares(diag & pinned) {
+            sink.piece_moves(from, bishop_attacks(from, occ) & target & line(ksq, from));
+        }
+        let orth = (self.by_type[PieceType::Rook.index()] | queens) & ours;
+        for from in squares(orth & !pinned) {
+            sink.piece_moves(from, rook_attacks(from, occ) & target);
+        }
+        for from in squares(orth & pinned) {
+            sink.piece_moves(from, rook_attacks(from, occ) & target & line(ksq, from));
+        }
+
+        let pawns = self.by_type[PieceType::Pawn.index()] & ours;
+        self.pawn_moves::<GEN, S>(sink, pawns & !pinned, check_mask, theirs, occ);
+        for from in squares(pawns & pinned) {
+            self.pawn_moves::<GEN, S>(sink, from.bb(), check_mask & line(ksq, from), theirs, occ);
+        }
+
+        if GEN != QUIET && self.ep_square != NO_SQUARE {
+            let ep = Square(self.ep_square);
+            let victim = Square(if us == Color::White {
+                ep.0 - 8
+            } else {
+                ep.0 + 8
+            });
+            for from in squares(super::attacks::pawn_attacks(them, ep) & pawns) {
+                if self.ep_capture_legal(from, ep, victim) {
+                    sink.single(Move::with_kind(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+
+        if GEN != NOISY && checkers == 0 && self.castling.0 & (0b11 << (us.index() * 2)) != 0 {
+            for king_side in [true, false] {
+                let idx = CastlingRights::index(us, king_side);
+                if self.castling.has(idx) {
+                    let rsq = self.castle_rooks[idx];
+                    if self.castling_legal(ksq, rsq, occ, them) {
+                        sink.single(Move::with_kind(ksq, rsq, MoveKind::Castling));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pawn moves of `pawns`, restricted to `mask` (check evasions and, for a pinned pawn, its pin line).
+    #[inline(always)]
+    fn pawn_moves<const GEN: u8, S: MoveSink>(
+        &self,
+        sink: &mut S,
+        pawns: Bitboard,
+        mask: Bitboard,
+        theirs: Bitboard,
+        occ: Bitboard,
+    ) {
+        if pawns == 0 {
+            return;
+        }
+        let us = self.side;
+        let (up, left, right, rank7, rank3): (i8, i8, i8, Bitboard, Bitboard) = match us {
+            Color::White => (8, 7, 9, RANK_8 >> 8, RANK_1 << 16),
+            Color::Black => (-8, -9, -7, RANK_1 << 8, RANK_8 >> 16),
+        };
+        let shift = |bb: Bitboard, d: i8| if d > 0 { bb << d } else { bb >> -d };
+        let empty = !occ;
+        let promoting = pawns & rank7;
+        let normal = pawns & !rank7;
+
+        if GEN != NOISY {
+            let single = shift(normal, up) & empty;
+            let double = shift(single & rank3, up) & empty;
+            sink.pawn_moves(single & mask, up, false);
+            sink.pawn_moves(double & mask, 2 * up, false);
+        }
+        if GEN != QUIET {
+            let targets = theirs & mask;
+            sink.pawn_moves(shift(normal & !FILE_A, left) & targets, left, false);
+            sink.pawn_moves(shift(normal & !FILE_H, right) & targets, right, false);
+            if promoting != 0 {
+                sink.pawn_moves(shift(promoting, up) & empty & mask, up, true);
+                sink.pawn_moves(shift(promoting & !FILE_A, left) & targets, left, true);
+                sink.pawn_moves(shift(promoting & !FILE_H, right) & targets, right, true);
+            }
+        }
+    }
+
+    /// Castling with the rook on `rsq`, given that the right exists and the king is not in check.
+    #[inline]
+    fn castling_legal(&self, ksq: Square, rsq: Square, occ: Bitboard, them: Color) -> bool {
+        let (kto, rto) = Position::castling_targets(ksq, rsq);
+        let king_path = between(ksq, kto) | kto.bb();
+        let rook_path = between(rsq, rto) | rto.bb();
+        if (king_path | rook_path) & occ & !(ksq.bb() | rsq.bb()) != 0 {
+            return false;
+        }
+        for s in squares(king_path & !kto.bb()) {
+            if self.attacked_by(s, them, occ) {
+                return false;
+            }
+        }
+        // The destination is judged on the final board: in Chess960 the castling rook may have been what
+        // shielded that square from a slider along the back rank.
+        let final_occ = (occ ^ ksq.bb() ^ rsq.bb()) | kto.bb() | rto.bb();
+        !self.attacked_by(kto, them, final_occ)
+    }
+
+    /// Is `m` one of the legal moves here? (For moves from outside: the transposition table, the GUI.)
+    pub fn is_legal(&self, m: Move) -> bool {
+        if m.is_none() {
+            return false;
+        }
+        self.legal_moves().contains(m)
+    }
+
+    /// Does `m` capture something (en passant included)?
+    #[inline(always)]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castling => false,
+            _ => self.board[m.to().index()] != 12,
+        }
+    }
+}

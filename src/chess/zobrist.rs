@@ -1,0 +1,75 @@
+//! Zobrist keys, generated at compile time from a fixed seed so that keys (and so `bench` signatures and
+//! transposition-table behaviour) are identical in every build.
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+pub struct Keys {
+    /// Indexed by `Piece::index()` then square.
+    pub piece: [[u64; 64]; 12],
+    pub side: u64,
+    /// Indexed by the 4-bit castling-rights mask.
+    pub castling: [u64; 16],
+    pub ep_file: [u64; 8],
+}
+
+const fn generate() -> Keys {
+    let mut k = Keys {
+        piece: [[0; 64]; 12],
+        side: 0,
+        castling: [0; 16],
+        ep_file: [0; 8],
+    };
+    let mut state = 0x00C0_2B1D_u64;
+    let mut p = 0;
+    while p < 12 {
+        let mut s = 0;
+        while s < 64 {
+            let (st, v) = splitmix(state);
+            state = st;
+            k.piece[p][s] = v;
+            s += 1;
+        }
+        p += 1;
+    }
+    let (st, v) = splitmix(state);
+    state = st;
+    k.side = v;
+    // Each right gets its own key; a mask's key is the XOR of its rights, so losing one right is one XOR.
+    let mut single = [0u64; 4];
+    let mut i = 0;
+    while i < 4 {
+        let (st, v) = splitmix(state);
+        state = st;
+        single[i] = v;
+        i += 1;
+    }
+    let mut m = 0;
+    while m < 16 {
+        let mut key = 0;
+        let mut b = 0;
+        while b < 4 {
+            if m & (1 << b) != 0 {
+                key ^= single[b];
+            }
+            b += 1;
+        }
+        k.castling[m] = key;
+        m += 1;
+    }
+    let mut f = 0;
+    while f < 8 {
+        let (st, v) = splitmix(state);
+        state = st;
+        k.ep_file[f] = v;
+        f += 1;
+    }
+    k
+}
+
+pub static KEYS: Keys = generate();

@@ -1,0 +1,4 @@
+//! Corvid: a UCI chess engine for orthodox chess, Chess960 and (later) Makromachy.
+
+pub mod chess;
+pub mod perft;

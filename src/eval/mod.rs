@@ -1,0 +1,3 @@
+//! Evaluation: one evaluator per game, each with its tunable parameters in one place.
+
+pub mod chess;

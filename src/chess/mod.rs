@@ -7,6 +7,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod slider_tables;
 pub mod types;
 pub mod zobrist;
 

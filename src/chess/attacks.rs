@@ -212,8 +212,7 @@ mod tests {
     #[test]
     fn magics_are_valid() {
         for (entries, dirs) in [(&ROOK_ENTRIES, &ROOK_DIRS), (&BISHOP_ENTRIES, &BISHOP_DIRS)] {
-            for sq in 0..64 {
-                let e = entries[sq];
+            for (sq, e) in entries.iter().enumerate() {
                 let mut seen = std::collections::HashMap::new();
                 let mut occ: u64 = 0;
                 loop {

@@ -3,3 +3,4 @@
 pub mod chess;
 pub mod eval;
 pub mod perft;
+pub mod rules;

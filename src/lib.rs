@@ -2,5 +2,6 @@
 
 pub mod chess;
 pub mod eval;
+pub mod makro;
 pub mod perft;
 pub mod rules;

@@ -158,6 +158,7 @@ impl Position {
                 // one screen) and flyers (the first ranked piece, over any number of unranked ones).
                 let mut s = t + d;
                 let mut seen = 0;
+                let mut ranked_between = false;
                 loop {
                     let c = at(s);
                     if c == OFF {
@@ -172,14 +173,16 @@ impl Position {
                         } else {
                             k.slides_diagonally()
                         };
-                        if enemy && ((seen == 1 && slides) || (seen == 2 && k == cannon)) {
+                        if enemy
+                            && ((seen == 1 && slides)
+                                || (seen == 2 && k == cannon)
+                                || (!ranked_between && k.flies() && slides))
+                        {
                             return true;
                         }
-                        if k.is_ranked() {
-                            let flyer = k.flies() && slides;
-                            if enemy && flyer {
-                                return true;
-                            }
+                        // A ranked piece stops flights beyond it, but may still be a Cannon's screen.
+                        ranked_between |= k.is_ranked();
+                        if ranked_between && seen >= 2 {
                             break;
                         }
                     }
@@ -580,6 +583,23 @@ impl Position {
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }
+    }
+
+    /// Passes the move (for null-move pruning and tests); e.p. rights lapse.
+    pub fn make_null_move(&mut self) {
+        if self.ep_live {
+            for s in self.ep {
+                if s != 0 {
+                    self.key ^= KEYS.ep[s as usize];
+                }
+            }
+        }
+        self.ep = [0; 2];
+        self.ep_victim = 0;
+        self.ep_live = false;
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        self.key ^= KEYS.side;
     }
 
     /// After a multi-step advance: is there a legal en-passant capture? Only then do the e.p. squares count

@@ -1,0 +1,92 @@
+//! Random Makromachy games: at every ply the incremental key equals the key from scratch, the FEN round-trips
+//! to the same position, the parent of a copy-make is untouched, and attack detection agrees with the move
+//! generator (a square is attacked exactly when some pseudo-legal capture lands on it).
+
+use corvid::makro::position::{color_of, is_piece, sq};
+use corvid::makro::{MoveKind, Position};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn attack_detection_agrees_with_generation(pos: &Position) {
+    let us = pos.side_to_move();
+    let mut them_to_move = pos.clone();
+    them_to_move.make_null_move();
+    let mut captures = Vec::new();
+    them_to_move.pseudo_moves(&mut captures);
+    for r in 0..14 {
+        for f in 0..14 {
+            let s = sq(f, r);
+            let c = pos.at(s);
+            if !is_piece(c) || color_of(c) != us {
+                continue;
+            }
+            let by_generation = captures.iter().any(|m| {
+                m.to() == s
+                    && matches!(
+                        m.kind(),
+                        MoveKind::Normal | MoveKind::Promotion | MoveKind::HitAndRun
+                    )
+            });
+            assert_eq!(
+                pos.is_attacked(s, us.flip()),
+                by_generation,
+                "square {} in {}",
+                corvid::makro::position::square_name(s),
+                pos.to_fen()
+            );
+        }
+    }
+}
+
+#[test]
+fn random_games_keep_keys_fens_and_attacks_consistent() {
+    let mut rng = Rng(0x5EED_CAFE_F00D_0001);
+    let mut plies = 0;
+    for _game in 0..60 {
+        let mut pos = Position::startpos();
+        for ply in 0..220 {
+            assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
+            let again = Position::from_fen(&pos.to_fen()).expect("own FEN parses");
+            assert_eq!(again.to_fen(), pos.to_fen());
+            assert_eq!(
+                again.key(),
+                pos.key(),
+                "key after FEN round trip at {}",
+                pos.to_fen()
+            );
+            if ply % 2 == 0 {
+                attack_detection_agrees_with_generation(&pos);
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures now and then, so that games open up and special moves get played.
+            let captures: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.kind() != MoveKind::Normal || pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !captures.is_empty() && rng.next() % 3 == 0 {
+                captures[(rng.next() % captures.len() as u64) as usize]
+            } else {
+                moves[(rng.next() % moves.len() as u64) as usize]
+            };
+            let before = pos.clone();
+            let mut child = pos.clone();
+            child.make_move(m);
+            assert_eq!(before, pos, "copy-make leaves the parent untouched");
+            pos = child;
+            plies += 1;
+        }
+    }
+    assert!(plies > 1000, "only {plies} plies");
+}

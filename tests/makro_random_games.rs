@@ -62,7 +62,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
                 "key after FEN round trip at {}",
                 pos.to_fen()
             );
-            if ply % 2 == 0 {
+            if ply.is_multiple_of(2) {
                 attack_detection_agrees_with_generation(&pos);
             }
             let moves = pos.legal_moves();
@@ -75,7 +75,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
                 .copied()
                 .filter(|m| m.kind() != MoveKind::Normal || pos.piece_at(m.to()).is_some())
                 .collect();
-            let m = if !captures.is_empty() && rng.next() % 3 == 0 {
+            let m = if !captures.is_empty() && rng.next().is_multiple_of(3) {
                 captures[(rng.next() % captures.len() as u64) as usize]
             } else {
                 moves[(rng.next() % moves.len() as u64) as usize]

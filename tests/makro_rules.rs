@@ -15,8 +15,7 @@ fn fen_of(pieces: &[(&str, &str)], side: &str, castling: &str) -> String {
     for rank in (0..14).rev() {
         let mut text = String::new();
         let mut run = 0;
-        for file in 0..14 {
-            let c = board[rank][file];
+        for &c in &board[rank] {
             if c == '.' {
                 run += 1;
             } else {

@@ -52,7 +52,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
     let mut plies = 0;
     for _game in 0..60 {
         let mut pos = Position::startpos();
-        for ply in 0..220 {
+        for ply in 0..220u32 {
             assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
             let again = Position::from_fen(&pos.to_fen()).expect("own FEN parses");
             assert_eq!(again.to_fen(), pos.to_fen());

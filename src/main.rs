@@ -13,6 +13,7 @@ usage:
 options for perft/divide:
   --threads N     worker threads (default 1)
   --chess960      write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves)
+  --variant V     chess (default) or makromachy
 The FEN may be one quoted argument or the remaining arguments; without one, the start position.";
 
 fn main() -> ExitCode {
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
 fn run_perft(args: &[String], divide: bool) -> ExitCode {
     let mut threads = 1usize;
     let mut chess960 = false;
+    let mut makromachy = false;
     let mut rest: Vec<&str> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -49,6 +51,14 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
                 }
             },
             "--chess960" => chess960 = true,
+            "--variant" => match it.next().map(String::as_str) {
+                Some("chess") => makromachy = false,
+                Some("makromachy") => makromachy = true,
+                other => {
+                    eprintln!("unknown variant {other:?} (chess or makromachy)");
+                    return ExitCode::FAILURE;
+                }
+            },
             _ => rest.push(a),
         }
     }
@@ -61,6 +71,25 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let fen = rest[1..].join(" ");
+    let progress = Some(Duration::from_millis(1500));
+    if makromachy {
+        let pos = if fen.trim().is_empty() {
+            Ok(corvid::makro::Position::startpos())
+        } else {
+            corvid::makro::Position::from_fen(&fen)
+        };
+        return match pos {
+            Ok(p) => {
+                let result = perft::perft_divide(&p, depth, threads, progress);
+                print!("{}", perft::format_report(&result, divide));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("invalid FEN: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let pos = if fen.trim().is_empty() {
         let mut p = Position::startpos();
         p.set_chess960(chess960);
@@ -75,10 +104,7 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = perft::perft_divide(&pos, depth, threads, Some(Duration::from_millis(1500)));
-    print!(
-        "{}",
-        perft::format_report(&result, pos.is_chess960(), divide)
-    );
+    let result = perft::perft_divide(&pos, depth, threads, progress);
+    print!("{}", perft::format_report(&result, divide));
     ExitCode::SUCCESS
 }

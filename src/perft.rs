@@ -3,7 +3,7 @@
 //! The last ply is bulk-counted (the number of legal moves, never generated one by one). Several threads share
 //! the work as a queue of (root move, reply) pairs, which balances far better than one root move per thread.
 
-use crate::chess::{Move, Position};
+use crate::chess::Position;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -26,10 +26,55 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
+/// What `perft_divide` needs of a game: legal moves, playing one, perft below a position, move text.
+pub trait PerftPosition: Clone + Send + Sync {
+    type Move: Copy + Send + Sync;
+    fn root_moves(&self) -> Vec<Self::Move>;
+    fn after(&self, m: Self::Move) -> Self;
+    fn perft(&self, depth: u32) -> u64;
+    fn move_text(&self, m: Self::Move) -> String;
+}
+
+impl PerftPosition for Position {
+    type Move = crate::chess::Move;
+    fn root_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves().to_vec()
+    }
+    fn after(&self, m: Self::Move) -> Self {
+        let mut p = *self;
+        p.make_move(m);
+        p
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+    fn move_text(&self, m: Self::Move) -> String {
+        m.to_uci(self.is_chess960())
+    }
+}
+
+impl PerftPosition for crate::makro::Position {
+    type Move = crate::makro::Move;
+    fn root_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
+    fn after(&self, m: Self::Move) -> Self {
+        let mut p = self.clone();
+        p.make_move(m);
+        p
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        crate::makro::perft(self, depth)
+    }
+    fn move_text(&self, m: Self::Move) -> String {
+        m.text()
+    }
+}
+
 /// What a perft run reports.
 pub struct PerftResult {
-    /// Per root move, in generation order.
-    pub divide: Vec<(Move, u64)>,
+    /// Per root move (as text), in generation order.
+    pub divide: Vec<(String, u64)>,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -47,16 +92,19 @@ impl PerftResult {
 
 /// Perft with per-root-move counts over `threads` threads, with a progress line on stderr once the run has
 /// taken longer than `progress_after` (None: never).
-pub fn perft_divide(
-    pos: &Position,
+pub fn perft_divide<P: PerftPosition>(
+    pos: &P,
     depth: u32,
     threads: usize,
     progress_after: Option<Duration>,
 ) -> PerftResult {
     let start = Instant::now();
-    let roots: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let roots = pos.root_moves();
     if depth <= 1 {
-        let divide: Vec<(Move, u64)> = roots.iter().map(|&m| (m, u64::from(depth == 1))).collect();
+        let divide: Vec<(String, u64)> = roots
+            .iter()
+            .map(|&m| (pos.move_text(m), u64::from(depth == 1)))
+            .collect();
         let nodes = if depth == 0 { 1 } else { divide.len() as u64 };
         return PerftResult {
             divide,
@@ -66,15 +114,12 @@ pub fn perft_divide(
     }
 
     // Work items: (root index, child position, remaining depth).
-    let mut tasks: Vec<(usize, Position, u32)> = Vec::new();
+    let mut tasks: Vec<(usize, P, u32)> = Vec::new();
     for (i, &m) in roots.iter().enumerate() {
-        let mut child = *pos;
-        child.make_move(m);
+        let child = pos.after(m);
         if depth >= 4 {
-            for &r in child.legal_moves().iter() {
-                let mut grandchild = child;
-                grandchild.make_move(r);
-                tasks.push((i, grandchild, depth - 2));
+            for r in child.root_moves() {
+                tasks.push((i, child.after(r), depth - 2));
             }
         } else {
             tasks.push((i, child, depth - 1));
@@ -98,7 +143,7 @@ pub fn perft_divide(
                     let Some((root, p, d)) = tasks.get(i) else {
                         break;
                     };
-                    counts[*root].fetch_add(perft(p, *d), Ordering::Relaxed);
+                    counts[*root].fetch_add(p.perft(*d), Ordering::Relaxed);
                     done.fetch_add(1, Ordering::Relaxed);
                 })
             })
@@ -110,10 +155,10 @@ pub fn perft_divide(
         drop(stop_progress);
     });
 
-    let divide: Vec<(Move, u64)> = roots
+    let divide: Vec<(String, u64)> = roots
         .iter()
         .zip(&counts)
-        .map(|(&m, c)| (m, c.load(Ordering::Relaxed)))
+        .map(|(&m, c)| (pos.move_text(m), c.load(Ordering::Relaxed)))
         .collect();
     PerftResult {
         nodes: divide.iter().map(|(_, n)| n).sum(),
@@ -167,11 +212,11 @@ fn progress(
 
 /// The report printed by `corvid perft`/`divide` and `go perft`: per-move counts when `divide`, then time and
 /// speed, and `Nodes searched: N` as the last line (the line scripts parse, as with Stockfish).
-pub fn format_report(result: &PerftResult, chess960: bool, divide: bool) -> String {
+pub fn format_report(result: &PerftResult, divide: bool) -> String {
     let mut s = String::new();
     if divide {
         for (m, n) in &result.divide {
-            s.push_str(&format!("{}: {}\n", m.to_uci(chess960), n));
+            s.push_str(&format!("{m}: {n}\n"));
         }
         s.push('\n');
     }

@@ -125,9 +125,21 @@ impl Position {
     /// Is square `t` attacked by a piece of colour `by`? (Used for check and for the anti-trade rule; the
     /// piece standing on `t`, if any, is the target, never a screen.)
     pub fn is_attacked(&self, t: Sq, by: Color) -> bool {
+        attacked(&self.board, t, by)
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+}
+
+/// `Position::is_attacked` on a bare board (legality tests run it on a scratch copy).
+pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
+    {
         let t = t as i32;
         let theirs = |c: u8| is_piece(c) && color_of(c) == by;
-        let at = |s: i32| self.board[s as usize];
+        let at = |s: i32| board[s as usize];
 
         for &(d, mask) in LEAP_ATTACKERS.iter() {
             let c = at(t + d);
@@ -212,11 +224,6 @@ impl Position {
             }
         }
         false
-    }
-
-    /// Is the side to move in check?
-    pub fn in_check(&self) -> bool {
-        self.is_attacked(self.king_square(self.side), self.side.flip())
     }
 }
 
@@ -638,38 +645,98 @@ impl Position {
 
     /// Is the pseudo-legal move `m` legal: own King not attacked afterwards, and the Terror anti-trade rule kept.
     pub fn is_legal_after(&self, m: Move) -> bool {
+        self.legal_with(m, &self.king_lines(), self.in_check())
+    }
+
+    /// The squares on the eight lines through the side to move's King, as bits of mailbox indices. Only a
+    /// move touching one of them can expose that King (sliders, flyers, Cannon screens and the bent Griffon
+    /// and Rhino lines all reach the King along such a line; leaps cannot be blocked).
+    fn king_lines(&self) -> [u64; 7] {
+        let mut lines = [0u64; 7];
+        let k = self.king_square(self.side) as i32;
+        for d in ORTH.iter().chain(DIAG.iter()) {
+            let mut s = k + d;
+            while self.board[s as usize] != OFF {
+                lines[s as usize >> 6] |= 1 << (s & 63);
+                s += d;
+            }
+        }
+        lines
+    }
+
+    fn legal_with(&self, m: Move, lines: &[u64; 7], in_check: bool) -> bool {
         let us = self.side;
-        let mut next = self.clone();
-        next.make_move(m);
-        if next.is_attacked(next.king_square(us), us.flip()) {
+        let from = m.from();
+        let mover = self.at(from);
+        let on = |s: u16| lines[s as usize >> 6] & (1 << (s & 63)) != 0;
+        let anti_trade = matches!(m.kind(), MoveKind::Normal)
+            && is_piece(self.at(m.to()))
+            && kind_of(self.at(m.to())) == Kind::Terror
+            && matches!(kind_of(mover), Kind::Terror | Kind::Eagle);
+        let needs_test = anti_trade
+            || kind_of(mover) == Kind::King
+            || on(from)
+            || on(m.to())
+            || (m.kind() != MoveKind::Normal && m.kind() != MoveKind::Promotion && on(m.extra()))
+            || in_check;
+        if !needs_test {
+            return true;
+        }
+        // Play the move on a scratch board: only squares change, nothing else matters to attacks.
+        let mut board = self.board;
+        let to = m.to();
+        let king = match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion => {
+                board[from as usize] = EMPTY;
+                board[to as usize] = mover;
+                if kind_of(mover) == Kind::King {
+                    to
+                } else {
+                    self.king_square(us)
+                }
+            }
+            MoveKind::EnPassant => {
+                board[from as usize] = EMPTY;
+                board[to as usize] = mover;
+                board[m.extra() as usize] = EMPTY;
+                self.king_square(us)
+            }
+            MoveKind::HitAndRun => {
+                board[from as usize] = EMPTY;
+                board[to as usize] = EMPTY;
+                board[m.extra() as usize] = mover;
+                self.king_square(us)
+            }
+            MoveKind::Castling => {
+                let dk = board[m.extra() as usize];
+                board[m.extra() as usize] = EMPTY;
+                board[to as usize] = mover;
+                board[from as usize] = dk;
+                to
+            }
+        };
+        if attacked(&board, king, us.flip()) {
             return false;
         }
         // Anti-trade: a Terror or Eagle that lands on a Terror's square must not be capturable there.
-        if matches!(m.kind(), MoveKind::Normal) {
-            let target = self.at(m.to());
-            let mover = self.at(m.from());
-            if is_piece(target)
-                && kind_of(target) == Kind::Terror
-                && matches!(kind_of(mover), Kind::Terror | Kind::Eagle)
-                && next.is_attacked(m.to(), us.flip())
-            {
-                return false;
-            }
-        }
-        true
+        !(anti_trade && attacked(&board, to, us.flip()))
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(160);
         self.pseudo_moves(&mut v);
-        v.retain(|&m| self.is_legal_after(m));
+        let (lines, check) = (self.king_lines(), self.in_check());
+        v.retain(|&m| self.legal_with(m, &lines, check));
         v
     }
 
     pub fn count_legal_moves(&self) -> u64 {
         let mut v = Vec::with_capacity(160);
         self.pseudo_moves(&mut v);
-        v.iter().filter(|&&m| self.is_legal_after(m)).count() as u64
+        let (lines, check) = (self.king_lines(), self.in_check());
+        v.iter()
+            .filter(|&&m| self.legal_with(m, &lines, check))
+            .count() as u64
     }
 
     /// The legal move written `text` (`d4d7`, `c13c14q`, `g2h3,h3i4`, `i1c1,a1i1`).
@@ -713,5 +780,62 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             }
             n
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference legality test: play the move in full and look at the King (and the anti-trade rule).
+    fn legal_by_playing(pos: &Position, m: Move) -> bool {
+        let us = pos.side;
+        let mut next = pos.clone();
+        next.make_move(m);
+        if next.is_attacked(next.king_square(us), us.flip()) {
+            return false;
+        }
+        let (target, mover) = (pos.at(m.to()), pos.at(m.from()));
+        let anti_trade = m.kind() == MoveKind::Normal
+            && is_piece(target)
+            && kind_of(target) == Kind::Terror
+            && matches!(kind_of(mover), Kind::Terror | Kind::Eagle);
+        !(anti_trade && next.is_attacked(m.to(), us.flip()))
+    }
+
+    #[test]
+    fn fast_legality_filter_agrees_with_playing_the_move() {
+        let mut seed = 0x0DDB_A11C_AFE0_u64;
+        let mut next_rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let mut pseudo = Vec::new();
+                pos.pseudo_moves(&mut pseudo);
+                let (lines, check) = (pos.king_lines(), pos.in_check());
+                for &m in &pseudo {
+                    assert_eq!(
+                        pos.legal_with(m, &lines, check),
+                        legal_by_playing(&pos, m),
+                        "{m:?} in {}",
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(next_rand() % legal.len() as u64) as usize];
+                pos.make_move(m);
+            }
+        }
+        assert!(checked > 100_000);
     }
 }

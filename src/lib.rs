@@ -1,5 +1,8 @@
 //! Corvid: a UCI chess engine for orthodox chess, Chess960 and (later) Makromachy.
 
+pub mod bench;
 pub mod chess;
 pub mod eval;
+pub mod game;
 pub mod perft;
+pub mod search;

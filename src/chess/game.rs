@@ -3,10 +3,11 @@
 //! Copy-make underneath: a stack of `Position`s (the top is the current one) with the Zobrist keys alongside
 //! for repetition detection. Taking a move back is popping the stack.
 
+use super::attacks::{between, line, pawn_attacks};
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
-use super::types::{squares, Bitboard, PieceType, Square};
+use super::types::{squares, Bitboard, Color, PieceType, Square};
 use crate::game::{Game, GenKind, MoveBuf};
 
 /// Upper bound on legal moves in a chess position (the known maximum is 218).
@@ -91,6 +92,71 @@ impl ChessGame {
     }
 }
 
+/// Is `m` (any 16-bit pattern, e.g. from a hash collision) a legal move in `pos`? Normal moves are checked
+/// directly (the hash move is tested at most nodes, so generating every move for it would be slow); the rare
+/// kinds (castling, en passant, promotion) are looked up among the generated moves.
+pub fn is_legal_move(pos: &Position, m: Move) -> bool {
+    if m.is_none() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let from = m.from();
+    let to = m.to();
+    let piece = match pos.piece_on(from) {
+        Some(p) if p.color() == us => p.kind(),
+        _ => return false,
+    };
+    if m.kind() != MoveKind::Normal {
+        let mut list = ChessMoveList::new();
+        pos.generate::<ALL, _>(&mut list);
+        return list.as_slice().iter().any(|s| s.mv == m);
+    }
+    // Promotion bits are only meaningful for promotions.
+    if m.0 & 0x3000 != 0 || pos.color_bb(us) & to.bb() != 0 {
+        return false;
+    }
+    let them = us.flip();
+    let occ = pos.occupied();
+    let reachable = match piece {
+        PieceType::Pawn => {
+            // A pawn reaching the last rank must be a promotion move.
+            if to.relative_rank(us) == 7 {
+                return false;
+            }
+            let forward: i8 = if us == Color::White { 8 } else { -8 };
+            let one = from.0 as i8 + forward;
+            if pawn_attacks(us, from) & to.bb() != 0 {
+                pos.color_bb(them) & to.bb() != 0
+            } else if to.0 as i8 == one {
+                occ & to.bb() == 0
+            } else if to.0 as i8 == one + forward && from.relative_rank(us) == 1 {
+                occ & (to.bb() | Square(one as u8).bb()) == 0
+            } else {
+                false
+            }
+        }
+        kind => Position::piece_attacks(kind, us, from, occ) & to.bb() != 0,
+    };
+    if !reachable {
+        return false;
+    }
+    let ksq = pos.king_square(us);
+    if piece == PieceType::King {
+        return !pos.attacked_by(to, them, occ ^ from.bb());
+    }
+    let checkers = pos.checkers();
+    if checkers != 0 {
+        if checkers & (checkers - 1) != 0 {
+            return false;
+        }
+        let checker = Square(checkers.trailing_zeros() as u8);
+        if (between(ksq, checker) | checkers) & to.bb() == 0 {
+            return false;
+        }
+    }
+    pos.pinned(us) & from.bb() == 0 || line(ksq, from) & to.bb() != 0
+}
+
 impl MoveSink for ChessMoveList {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard) {
@@ -151,23 +217,9 @@ impl Game for ChessGame {
         }
     }
 
+    #[inline]
     fn is_legal(&self, m: Move) -> bool {
-        if m.is_none() {
-            return false;
-        }
-        let pos = self.position();
-        // Cheap rejections before generating: our piece must stand on the origin.
-        match pos.piece_on(m.from()) {
-            Some(p) if p.color() == pos.side_to_move() => {}
-            _ => return false,
-        }
-        let mut list = ChessMoveList::new();
-        if self.is_noisy(m) {
-            pos.generate::<NOISY, _>(&mut list);
-        } else {
-            pos.generate::<QUIET, _>(&mut list);
-        }
-        list.as_slice().iter().any(|s| s.mv == m)
+        is_legal_move(self.position(), m)
     }
 
     #[inline(always)]
@@ -352,6 +404,34 @@ mod tests {
         assert!(g.is_draw());
         let g = game_after("8/8/4k3/8/8/3RK3/8/8 w - - 0 1", &[]);
         assert!(!g.is_draw());
+    }
+
+    #[test]
+    fn fast_legality_agrees_with_generation_on_every_bit_pattern() {
+        let fens = [
+            crate::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+            "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1",
+            "3k4/8/8/8/8/8/4p3/3K4 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen, false).expect("valid FEN");
+            let legal = pos.legal_moves();
+            for bits in 0..=u16::MAX {
+                let m = Move(bits);
+                assert_eq!(
+                    is_legal_move(&pos, m),
+                    legal.contains(m),
+                    "{fen}: {}",
+                    m.to_uci(false)
+                );
+            }
+        }
     }
 
     #[test]

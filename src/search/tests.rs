@@ -3,6 +3,7 @@
 use super::*;
 use crate::chess::game::ChessGame;
 use crate::chess::Position;
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 struct Run {
@@ -235,4 +236,109 @@ fn score_conversion() {
     assert_eq!(w + d + l, 1000);
     assert_eq!(w, l);
     assert!(wdl(300).0 > wdl(100).0);
+}
+
+/// Runs a search from the start position on another thread while `drive` manipulates `control`.
+fn run_controlled(
+    limits: Limits,
+    pondering: bool,
+    drive: impl FnOnce(&Control),
+) -> (Outcome, u128) {
+    let tt = TranspositionTable::new(8);
+    let control = Control::default();
+    control.pondering.store(pondering, Ordering::Relaxed);
+    let game = ChessGame::new(Position::startpos());
+    let start = std::time::Instant::now();
+    let out = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            let mut searcher = Searcher::<ChessGame>::new();
+            searcher.run(
+                &game,
+                &limits,
+                &[],
+                &SearchOptions::default(),
+                &tt,
+                &control,
+                &|_| {},
+            )
+        });
+        drive(&control);
+        h.join().expect("search thread")
+    });
+    (out, start.elapsed().as_millis())
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_at_max_depth() {
+    let limits = Limits {
+        depth: Some(2),
+        infinite: true,
+        ..Limits::default()
+    };
+    let (out, ms) = run_controlled(limits, false, |c| {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        c.stop.store(true, Ordering::Relaxed);
+    });
+    assert!(out.best.is_some());
+    assert!(ms >= 150, "returned after {ms} ms, before stop");
+}
+
+#[test]
+fn ponder_search_waits_for_ponderhit_then_uses_its_own_clock() {
+    // Pondering with a generous clock: nothing returns until the ponderhit; after it, the clock is counted
+    // from the ponderhit, so the search ends within the allotment (here at most 60% of 1 s) after it.
+    let limits = Limits {
+        wtime: Some(1000),
+        btime: Some(1000),
+        ponder: true,
+        ..Limits::default()
+    };
+    let (out, ms) = run_controlled(limits, true, |c| {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        c.pondering.store(false, Ordering::Relaxed);
+    });
+    assert!(out.best.is_some());
+    assert!(ms >= 200, "returned after {ms} ms, while still pondering");
+    assert!(ms < 200 + 600 + 150, "took {ms} ms");
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let pos = Position::startpos();
+    let game = ChessGame::new(pos);
+    let only = [
+        pos.parse_uci_move("a2a3").expect("legal"),
+        pos.parse_uci_move("h2h3").expect("legal"),
+    ];
+    let tt = TranspositionTable::new(8);
+    let control = Control::default();
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let out = Searcher::<ChessGame>::new().run(
+        &game,
+        &limits,
+        &only,
+        &SearchOptions::default(),
+        &tt,
+        &control,
+        &|_| {},
+    );
+    let best = out.best.expect("a move");
+    assert!(best == "a2a3" || best == "h2h3", "{best}");
+}
+
+#[test]
+fn go_mate_stops_once_the_mate_is_found() {
+    let run = search_with(
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        Limits {
+            mate: Some(1),
+            ..Limits::default()
+        },
+        SearchOptions::default(),
+    );
+    assert_eq!(last_score(&run), Score::Mate(1));
+    assert!(run.infos.last().expect("info").depth < 10);
 }

@@ -139,6 +139,9 @@ impl<'a, G: Game> Worker<'a, G> {
         root_moves: Vec<RootMove<G::Move>>,
         tm: Option<TimeManager>,
     ) -> Self {
+        let mut game = game;
+        // Clones do not keep spare capacity: reserve again so that making moves never reallocates.
+        game.set_root();
         let node_limit = shared
             .limits
             .nodes

@@ -8,6 +8,7 @@ use std::time::Duration;
 const USAGE: &str = "\
 usage:
   corvid                              the UCI protocol loop (stdin/stdout)
+  corvid bench [<depth>]              search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move
 options for perft/divide:
@@ -23,6 +24,7 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop arrives with the engine; for now:\n{USAGE}");
             ExitCode::FAILURE
         }
+        Some("bench") => run_bench(&args[1..]),
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
@@ -33,6 +35,21 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn run_bench(args: &[String]) -> ExitCode {
+    let depth = match args.first() {
+        None => None,
+        Some(d) => match d.parse::<u32>() {
+            Ok(d) if (1..=64).contains(&d) => Some(d),
+            _ => {
+                eprintln!("bench depth must be a number from 1 to 64\n{USAGE}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    print!("{}", corvid::bench::run(depth).text);
+    ExitCode::SUCCESS
 }
 
 fn run_perft(args: &[String], divide: bool) -> ExitCode {

@@ -3,10 +3,12 @@
 
 pub mod attacks;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod see;
 pub mod slider_tables;
 pub mod types;
 pub mod zobrist;

@@ -1,0 +1,447 @@
+//! Orthodox chess (and Chess960) as a [`Game`] for the generic search.
+//!
+//! Copy-make underneath: a stack of `Position`s (the top is the current one) with the Zobrist keys alongside
+//! for repetition detection. Taking a move back is popping the stack.
+
+use super::attacks::{between, line, pawn_attacks};
+use super::movegen::{MoveSink, ALL, NOISY, QUIET};
+use super::moves::{Move, MoveKind};
+use super::position::Position;
+use super::types::{squares, Bitboard, Color, PieceType, Square};
+use crate::game::{Game, GenKind, MoveBuf};
+
+/// Upper bound on legal moves in a chess position (the known maximum is 218).
+pub const MAX_CHESS_MOVES: usize = 256;
+
+/// The list chess moves are generated into.
+pub type ChessMoveList = MoveBuf<Move, MAX_CHESS_MOVES>;
+
+/// Room reserved on top of the game history so that a search never reallocates the stacks.
+const SEARCH_RESERVE: usize = 512;
+
+/// A chess game: the current position plus the history needed for the draw rules.
+#[derive(Clone, Debug)]
+pub struct ChessGame {
+    /// Positions from the game's start (or the last irreversible move before it) to the current one.
+    stack: Vec<Position>,
+    /// Index in `stack` of the search root; repetitions after it are draws at once.
+    root: usize,
+}
+
+impl ChessGame {
+    /// A game starting at `pos`.
+    pub fn new(pos: Position) -> ChessGame {
+        let mut stack = Vec::with_capacity(SEARCH_RESERVE);
+        stack.push(pos);
+        ChessGame { stack, root: 0 }
+    }
+
+    /// Plays a game move (not a search move): history is kept for repetitions, and trimmed at irreversible
+    /// moves, which no repetition can cross.
+    pub fn play(&mut self, m: Move) {
+        let mut next = *self.position();
+        next.make_move(m);
+        if next.halfmove_clock() == 0 {
+            self.stack.clear();
+        }
+        self.stack.push(next);
+        self.root = self.stack.len() - 1;
+    }
+
+    /// The current position.
+    #[inline(always)]
+    pub fn position(&self) -> &Position {
+        // The stack is never empty: `new` pushes the first position and unmake never pops it.
+        &self.stack[self.stack.len() - 1]
+    }
+
+    /// Is the side to move checkmated?
+    fn is_checkmate(&self) -> bool {
+        let pos = self.position();
+        pos.in_check() && pos.count_legal_moves() == 0
+    }
+
+    /// Does the current position repeat an earlier one within reach of the halfmove clock, such that it is a
+    /// draw: a repeat of a position after the root, or a third occurrence overall.
+    fn is_repetition(&self) -> bool {
+        let n = self.stack.len() - 1;
+        let cur = &self.stack[n];
+        let reach = (cur.halfmove_clock() as usize).min(n);
+        if reach < 4 {
+            return false;
+        }
+        let key = cur.key();
+        let mut seen_before_root = false;
+        let mut i = n - 2;
+        let stop = n - reach;
+        loop {
+            i -= 2;
+            if self.stack[i].key() == key {
+                if i > self.root {
+                    return true;
+                }
+                if seen_before_root {
+                    return true;
+                }
+                seen_before_root = true;
+            }
+            if i < stop + 2 {
+                return false;
+            }
+        }
+    }
+}
+
+/// Is `m` (any 16-bit pattern, e.g. from a hash collision) a legal move in `pos`? Normal moves are checked
+/// directly (the hash move is tested at most nodes, so generating every move for it would be slow); the rare
+/// kinds (castling, en passant, promotion) are looked up among the generated moves.
+pub fn is_legal_move(pos: &Position, m: Move) -> bool {
+    if m.is_none() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let from = m.from();
+    let to = m.to();
+    let piece = match pos.piece_on(from) {
+        Some(p) if p.color() == us => p.kind(),
+        _ => return false,
+    };
+    if m.kind() != MoveKind::Normal {
+        let mut list = ChessMoveList::new();
+        pos.generate::<ALL, _>(&mut list);
+        return list.as_slice().iter().any(|s| s.mv == m);
+    }
+    // Promotion bits are only meaningful for promotions.
+    if m.0 & 0x3000 != 0 || pos.color_bb(us) & to.bb() != 0 {
+        return false;
+    }
+    let them = us.flip();
+    let occ = pos.occupied();
+    let reachable = match piece {
+        PieceType::Pawn => {
+            // A pawn reaching the last rank must be a promotion move.
+            if to.relative_rank(us) == 7 {
+                return false;
+            }
+            let forward: i8 = if us == Color::White { 8 } else { -8 };
+            let one = from.0 as i8 + forward;
+            if pawn_attacks(us, from) & to.bb() != 0 {
+                pos.color_bb(them) & to.bb() != 0
+            } else if to.0 as i8 == one {
+                occ & to.bb() == 0
+            } else if to.0 as i8 == one + forward && from.relative_rank(us) == 1 {
+                occ & (to.bb() | Square(one as u8).bb()) == 0
+            } else {
+                false
+            }
+        }
+        kind => Position::piece_attacks(kind, us, from, occ) & to.bb() != 0,
+    };
+    if !reachable {
+        return false;
+    }
+    let ksq = pos.king_square(us);
+    if piece == PieceType::King {
+        return !pos.attacked_by(to, them, occ ^ from.bb());
+    }
+    let checkers = pos.checkers();
+    if checkers != 0 {
+        if checkers & (checkers - 1) != 0 {
+            return false;
+        }
+        let checker = Square(checkers.trailing_zeros() as u8);
+        if (between(ksq, checker) | checkers) & to.bb() == 0 {
+            return false;
+        }
+    }
+    pos.pinned(us) & from.bb() == 0 || line(ksq, from) & to.bb() != 0
+}
+
+impl MoveSink for ChessMoveList {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
+        for to in squares(targets) {
+            self.push(Move::new(from, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool) {
+        for to in squares(targets) {
+            let from = Square((to.0 as i8 - delta) as u8);
+            if promo {
+                for p in [
+                    PieceType::Queen,
+                    PieceType::Knight,
+                    PieceType::Rook,
+                    PieceType::Bishop,
+                ] {
+                    self.push(Move::promotion(from, to, p));
+                }
+            } else {
+                self.push(Move::new(from, to));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+impl Game for ChessGame {
+    type Move = Move;
+    type MoveList = ChessMoveList;
+
+    const PIECE_INDICES: usize = 12;
+    const SQUARES: usize = 64;
+
+    #[inline(always)]
+    fn move_to_bits(m: Move) -> u32 {
+        m.0 as u32
+    }
+
+    #[inline(always)]
+    fn move_from_bits(bits: u32) -> Move {
+        Move(bits as u16)
+    }
+
+    #[inline(always)]
+    fn generate(&self, kind: GenKind, list: &mut ChessMoveList) {
+        let pos = self.position();
+        match kind {
+            GenKind::All => pos.generate::<ALL, _>(list),
+            GenKind::Noisy => pos.generate::<NOISY, _>(list),
+            GenKind::Quiet => pos.generate::<QUIET, _>(list),
+        }
+    }
+
+    #[inline]
+    fn is_legal(&self, m: Move) -> bool {
+        is_legal_move(self.position(), m)
+    }
+
+    #[inline(always)]
+    fn make_move(&mut self, m: Move) {
+        let mut next = *self.position();
+        next.make_move(m);
+        self.stack.push(next);
+    }
+
+    #[inline(always)]
+    fn unmake_move(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        let mut next = *self.position();
+        next.make_null_move();
+        self.stack.push(next);
+    }
+
+    #[inline(always)]
+    fn unmake_null_move(&mut self) {
+        self.unmake_move();
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.position().key()
+    }
+
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.position().in_check()
+    }
+
+    #[inline(always)]
+    fn side_to_move(&self) -> usize {
+        self.position().side_to_move().index()
+    }
+
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        crate::eval::chess::evaluate(self.position())
+    }
+
+    #[inline(always)]
+    fn null_move_ok(&self) -> bool {
+        let pos = self.position();
+        pos.non_pawn_material_count(pos.side_to_move()) > 0
+    }
+
+    #[inline(always)]
+    fn is_capture(&self, m: Move) -> bool {
+        self.position().is_capture(m)
+    }
+
+    #[inline(always)]
+    fn is_noisy(&self, m: Move) -> bool {
+        m.kind() == MoveKind::Promotion || self.position().is_capture(m)
+    }
+
+    #[inline(always)]
+    fn capture_value(&self, m: Move) -> i32 {
+        self.position().capture_gain(m)
+    }
+
+    #[inline(always)]
+    fn moved_piece(&self, m: Move) -> usize {
+        self.position().piece_on(m.from()).map_or(0, |p| p.index())
+    }
+
+    #[inline(always)]
+    fn to_square(m: Move) -> usize {
+        m.to().index()
+    }
+
+    #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        let mut next = *self.position();
+        next.make_move(m);
+        next.in_check()
+    }
+
+    #[inline(always)]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        self.position().see_ge(m, threshold)
+    }
+
+    fn set_root(&mut self) {
+        self.root = self.stack.len() - 1;
+        // Make room for the deepest search line so `make_move` never reallocates in the hot path.
+        self.stack.reserve(SEARCH_RESERVE);
+    }
+
+    #[inline]
+    fn is_draw(&self) -> bool {
+        let pos = self.position();
+        if pos.halfmove_clock() >= 100 {
+            // Mate on the hundredth ply stands (Dineri: the fifty-move draw yields to checkmate).
+            return !self.is_checkmate();
+        }
+        self.is_repetition() || pos.is_dead_position()
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        m.to_uci(self.position().is_chess960())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_after(fen: &str, moves: &[&str]) -> ChessGame {
+        let mut g = ChessGame::new(Position::from_fen(fen, false).expect("valid FEN"));
+        for t in moves {
+            let m = g.position().parse_uci_move(t).expect("legal");
+            g.play(m);
+        }
+        g
+    }
+
+    #[test]
+    fn threefold_in_game_history_is_a_draw() {
+        let start = crate::chess::STARTPOS;
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let g = game_after(start, &shuffle);
+        assert!(
+            !g.is_draw(),
+            "second occurrence in game history is not yet a draw"
+        );
+        let mut moves = shuffle.to_vec();
+        moves.extend_from_slice(&shuffle);
+        let g = game_after(start, &moves);
+        assert!(g.is_draw(), "third occurrence is a draw");
+    }
+
+    #[test]
+    fn twofold_inside_search_tree_is_a_draw() {
+        let mut g = game_after(crate::chess::STARTPOS, &["e2e4"]);
+        g.set_root();
+        for t in ["g8f6", "g1f3", "f6g8", "f3g1"] {
+            let m = g.position().parse_uci_move(t).expect("legal");
+            g.make_move(m);
+        }
+        // Back to the root position: only a repeat of the root itself, not yet a draw.
+        assert!(!g.is_draw());
+        for t in ["g8f6", "g1f3"] {
+            let m = g.position().parse_uci_move(t).expect("legal");
+            g.make_move(m);
+        }
+        // The position after g8f6 g1f3 appeared after the root: draw.
+        assert!(g.is_draw());
+        for _ in 0..6 {
+            g.unmake_move();
+        }
+        assert_eq!(
+            g.position().key(),
+            game_after(crate::chess::STARTPOS, &["e2e4"]).key()
+        );
+    }
+
+    #[test]
+    fn fifty_move_rule_yields_to_mate() {
+        // White mates with Ra8# on the hundredth ply.
+        let g = game_after("7k/8/6K1/8/8/8/8/R7 w - - 99 80", &["a1a8"]);
+        assert!(g.position().in_check());
+        assert!(!g.is_draw(), "mate on the 100th ply stands");
+        // A non-mating move on the hundredth ply draws.
+        let g = game_after("7k/8/6K1/8/8/8/8/R7 w - - 99 80", &["a1b1"]);
+        assert!(g.is_draw());
+        let g = game_after("7k/8/6K1/8/8/8/8/R7 w - - 98 80", &["a1b1"]);
+        assert!(!g.is_draw());
+    }
+
+    #[test]
+    fn dead_positions_are_draws() {
+        let g = game_after("8/8/4k3/8/8/3BK3/8/8 w - - 0 1", &[]);
+        assert!(g.is_draw());
+        let g = game_after("8/8/4k3/8/8/3RK3/8/8 w - - 0 1", &[]);
+        assert!(!g.is_draw());
+    }
+
+    #[test]
+    fn fast_legality_agrees_with_generation_on_every_bit_pattern() {
+        let fens = [
+            crate::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+            "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1",
+            "3k4/8/8/8/8/8/4p3/3K4 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen, false).expect("valid FEN");
+            let legal = pos.legal_moves();
+            for bits in 0..=u16::MAX {
+                let m = Move(bits);
+                assert_eq!(
+                    is_legal_move(&pos, m),
+                    legal.contains(m),
+                    "{fen}: {}",
+                    m.to_uci(false)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn move_bits_round_trip_and_legality() {
+        let g = game_after(crate::chess::STARTPOS, &[]);
+        let m = g.position().parse_uci_move("e2e4").expect("legal");
+        assert_eq!(ChessGame::move_from_bits(ChessGame::move_to_bits(m)), m);
+        assert!(g.is_legal(m));
+        let bad = Move::new(Square::new(4, 1), Square::new(4, 4));
+        assert!(!g.is_legal(bad));
+        assert!(!g.is_legal(Move::NONE));
+    }
+}

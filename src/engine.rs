@@ -4,6 +4,7 @@
 //! the `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
+use crate::chess::{FenError, Move, MoveParseError, Position};
 use std::fmt;
 
 /// The kind, default and range of an engine option (what `uci` advertises).
@@ -262,7 +263,74 @@ impl Default for EngineOptions {
     }
 }
 
+/// Why a `position` was not (fully) accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The FEN is invalid: nothing changed.
+    Fen(FenError),
+    /// Move `index` (0-based) of the list is malformed or illegal: the moves before it were played.
+    Move { index: usize, error: MoveParseError },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "invalid FEN ({e}); position unchanged"),
+            PositionError::Move { index, error } => write!(
+                f,
+                "move {} of the list: {error}; position set after the {index} move(s) before it",
+                index + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A game to search from: the start position and the moves played from it.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// `start` with `moves` played.
+    pub current: Position,
+}
+
+/// Reads a `position` command's contents: `fen` (None: the start position) and a move list. A bad FEN is an
+/// error; a bad move stops the list there, returning the game up to it together with the error (as Stockfish
+/// does). `chess960` chooses the castling notation (a Chess960-only castling field switches it on anyway).
+pub fn setup_game<S: AsRef<str>>(
+    fen: Option<&str>,
+    moves: &[S],
+    chess960: bool,
+) -> Result<(GameSetup, Option<PositionError>), PositionError> {
+    let start = match fen {
+        None => {
+            let mut p = Position::startpos();
+            p.set_chess960(chess960);
+            p
+        }
+        Some(f) => Position::from_fen(f, chess960).map_err(PositionError::Fen)?,
+    };
+    let mut setup = GameSetup {
+        start,
+        moves: Vec::with_capacity(moves.len()),
+        current: start,
+    };
+    for (index, text) in moves.iter().enumerate() {
+        match setup.current.parse_uci_move(text.as_ref()) {
+            Ok(m) => {
+                setup.current.make_move(m);
+                setup.moves.push(m);
+            }
+            Err(error) => return Ok((setup, Some(PositionError::Move { index, error }))),
+        }
+    }
+    Ok((setup, None))
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -318,5 +386,47 @@ mod tests {
         );
         assert!(variant.parse_value(Some("makromachy")).is_err());
         assert!(find_option("Skill Level").is_none());
+    }
+
+    #[test]
+    fn setup_game_plays_moves_up_to_a_bad_one() {
+        let (g, err) = setup_game(None, &["e2e4", "e7e5", "e1e2", "e8e7"], false).unwrap();
+        assert!(err.is_none());
+        assert_eq!(g.moves.len(), 4);
+        assert_eq!(
+            g.current.to_fen(),
+            "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 2 3"
+        );
+        let (g, err) = setup_game(None, &["e2e4", "e2e4", "d7d5"], false).unwrap();
+        assert_eq!(g.moves.len(), 1);
+        assert!(matches!(
+            err,
+            Some(PositionError::Move {
+                index: 1,
+                error: MoveParseError::Illegal(_)
+            })
+        ));
+        let (g, err) = setup_game(None, &["zz"], false).unwrap();
+        assert!(g.moves.is_empty());
+        assert!(matches!(err, Some(PositionError::Move { index: 0, .. })));
+        assert!(matches!(
+            setup_game(Some("8/8/8 w - -"), &["e2e4"], false),
+            Err(PositionError::Fen(_))
+        ));
+    }
+
+    #[test]
+    fn castling_text_in_either_notation() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        for (c960, text) in [
+            (false, "e1g1"),
+            (false, "e1h1"),
+            (true, "e1h1"),
+            (true, "e1g1"),
+        ] {
+            let (g, err) = setup_game(Some(fen), &[text], c960).unwrap();
+            assert!(err.is_none(), "{text} {c960}");
+            assert_eq!(g.moves[0].to_uci(c960), if c960 { "e1h1" } else { "e1g1" });
+        }
     }
 }

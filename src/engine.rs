@@ -4,8 +4,15 @@
 //! the `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
+use crate::chess::game::ChessGame;
+use crate::chess::types::squares;
 use crate::chess::{FenError, Move, MoveParseError, Position};
+use crate::search::{Control, Event, Limits, Outcome, SearchOptions, Searcher, TranspositionTable};
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 /// The kind, default and range of an engine option (what `uci` advertises).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +334,301 @@ pub fn setup_game<S: AsRef<str>>(
         }
     }
     Ok((setup, None))
+}
+
+/// What the engine reports, from the search thread.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// Progress of the running search.
+    Search(Event),
+    /// The end of a search: exactly one per `go`.
+    BestMove(Outcome),
+}
+
+/// Where reports go (the UCI loop sends them down a channel to the thread that writes stdout).
+pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
+
+/// Stack of the thread that runs a search (the search's own workers get theirs from the search).
+const SEARCH_THREAD_STACK: usize = 8 * 1024 * 1024;
+
+/// The engine: a game to search, the options, the hash table and a search that runs on its own thread.
+///
+/// Every method returns at once except `wait`, `new_game` (which first ends a running search), `perft` and
+/// `quit`; a `go` while a search runs first ends that search (which reports its best move) so that every `go`
+/// gets exactly one `BestMove`.
+pub struct Engine {
+    options: EngineOptions,
+    setup: GameSetup,
+    game: ChessGame,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    /// `None` while a search thread has it.
+    searcher: Option<Searcher<ChessGame>>,
+    worker: Option<JoinHandle<Searcher<ChessGame>>>,
+    reporter: Reporter,
+}
+
+impl Engine {
+    /// An engine at the start position with default options, reporting through `reporter`.
+    pub fn new(reporter: Reporter) -> Engine {
+        let options = EngineOptions::default();
+        let (setup, _) = fresh_setup(options.chess960);
+        Engine {
+            game: ChessGame::new(setup.start),
+            setup,
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            control: Arc::new(Control::default()),
+            searcher: Some(Searcher::new()),
+            worker: None,
+            options,
+            reporter,
+        }
+    }
+
+    /// The current option values.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The position a `go` would search.
+    pub fn position(&self) -> &Position {
+        &self.setup.current
+    }
+
+    /// Sets the game from a FEN (None: the start position) and the moves played since. A bad FEN changes
+    /// nothing; a bad move keeps the moves before it (and reports which). A running search is not affected.
+    pub fn set_position<S: AsRef<str>>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<(), PositionError> {
+        let (setup, error) = setup_game(fen, moves, self.options.chess960)?;
+        self.install(setup);
+        error.map_or(Ok(()), Err)
+    }
+
+    fn install(&mut self, setup: GameSetup) {
+        let mut game = ChessGame::new(setup.start);
+        for &m in &setup.moves {
+            game.play(m);
+        }
+        self.game = game;
+        self.setup = setup;
+    }
+
+    /// Sets an option (name ignoring case; `value` None for a button). Hash and Clear Hash refuse while a
+    /// search runs; the others apply from the next `go`.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        let spec = find_option(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = spec.parse_value(value)?;
+        let spin = |v: &OptionValue| if let OptionValue::Spin(n) = v { *n } else { 0 };
+        let check = |v: &OptionValue| matches!(v, OptionValue::Check(true));
+        match spec.name {
+            "Hash" | "Clear Hash" if self.is_searching() => {
+                return Err(OptionError::Busy(spec.name))
+            }
+            "Hash" => {
+                let mb = spin(&value) as usize;
+                self.wait();
+                match Arc::get_mut(&mut self.tt) {
+                    Some(tt) => tt.resize(mb),
+                    None => {
+                        // Not reachable once the search thread is joined; rebuild rather than fail.
+                        self.tt = Arc::new(TranspositionTable::new(mb));
+                    }
+                }
+                self.options.hash_mb = mb;
+            }
+            "Clear Hash" => self.tt.clear(),
+            "Threads" => self.options.threads = spin(&value) as usize,
+            "MultiPV" => self.options.multipv = spin(&value) as usize,
+            "Ponder" => self.options.ponder = check(&value),
+            "Move Overhead" => self.options.move_overhead_ms = spin(&value) as u64,
+            "UCI_Chess960" => {
+                self.options.chess960 = check(&value);
+                // Re-notate the current game: its moves stay the same, their castling text changes.
+                let mut setup = self.setup.clone();
+                setup.start.set_chess960(self.options.chess960);
+                setup.current.set_chess960(self.options.chess960);
+                self.install(setup);
+            }
+            "UCI_ShowWDL" => self.options.show_wdl = check(&value),
+            "UCI_Variant" => {
+                if let OptionValue::Combo(v) = value {
+                    self.options.variant = v;
+                }
+            }
+            "UCI_LimitStrength" => self.options.limit_strength = check(&value),
+            "UCI_Elo" => self.options.elo = spin(&value) as u32,
+            _ => return Err(OptionError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
+
+    /// A new game: ends a running search, clears the hash table and the search's learnt state.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.wait();
+        self.tt.clear();
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+
+    /// Starts searching the current position on the search thread and returns at once. `searchmoves` (UCI
+    /// text) restricts the root moves; the ones that are not legal here are returned and left out (when none
+    /// is left, every move is searched). A search already running is stopped first.
+    pub fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Vec<MoveParseError> {
+        self.stop();
+        self.wait();
+        let pos = self.setup.current;
+        let mut rejected = Vec::new();
+        let mut restrict = Vec::new();
+        for text in searchmoves {
+            match pos.parse_uci_move(text) {
+                Ok(m) => restrict.push(m),
+                Err(e) => rejected.push(e),
+            }
+        }
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control
+            .pondering
+            .store(limits.ponder, Ordering::SeqCst);
+
+        let opts = SearchOptions {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+            limit_elo: self.options.limit_strength.then_some(self.options.elo),
+            show_wdl: self.options.show_wdl,
+        };
+        // Computed now for the case where no thread can be started (`restrict` moves into the thread).
+        let spawn_fallback = fallback_outcome(&pos, &restrict);
+        let mut searcher = self.searcher.take().unwrap_or_default();
+        let game = self.game.clone();
+        let tt = Arc::clone(&self.tt);
+        let control = Arc::clone(&self.control);
+        let reporter = Arc::clone(&self.reporter);
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_THREAD_STACK)
+            .spawn(move || {
+                let report = |e: Event| reporter(Report::Search(e));
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.run(&game, &limits, &restrict, &opts, &tt, &control, &report)
+                }));
+                let (mut outcome, searcher) = match result {
+                    Ok(outcome) => (outcome, searcher),
+                    Err(_) => {
+                        // A bug in the search must still not leave the GUI without its bestmove.
+                        report(Event::Text(
+                            "search failed; playing a legal move".to_string(),
+                        ));
+                        (Outcome::default(), Searcher::new())
+                    }
+                };
+                if outcome.best.is_none() {
+                    outcome = fallback_outcome(&pos, &restrict);
+                }
+                reporter(Report::BestMove(outcome));
+                searcher
+            });
+        match spawned {
+            Ok(handle) => self.worker = Some(handle),
+            Err(e) => {
+                (self.reporter)(Report::Search(Event::Text(format!(
+                    "cannot start the search thread ({e}); playing a legal move"
+                ))));
+                (self.reporter)(Report::BestMove(spawn_fallback));
+            }
+        }
+        rejected
+    }
+
+    /// Asks a running search to stop (it reports its best move within milliseconds). Returns at once.
+    pub fn stop(&self) {
+        self.control.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: a `go ponder` search becomes a normal timed search.
+    pub fn ponderhit(&self) {
+        self.control.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Is a search running (it has not yet reported its best move)?
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Blocks until the running search (if any) has finished and reported.
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.worker.take() {
+            // The thread catches the search's panics, so joining fails only on a panic in reporting.
+            self.searcher = Some(handle.join().unwrap_or_default());
+        }
+    }
+
+    /// Stops the search and waits for it: the engine can be dropped or the process end.
+    pub fn quit(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    /// The `d` dump: board, FEN, Zobrist key in hex, checkers.
+    pub fn display(&self) -> String {
+        let pos = &self.setup.current;
+        let checkers: Vec<String> = squares(pos.checkers()).map(|s| s.to_string()).collect();
+        format!(
+            "{}\nFen: {}\nKey: {:016X}\nCheckers: {}\n",
+            pos.pretty(),
+            pos.to_fen(),
+            pos.key(),
+            checkers.join(" ")
+        )
+    }
+
+    /// The evaluation breakdown of the current position.
+    pub fn eval_trace(&self) -> String {
+        crate::eval::chess::trace(&self.setup.current)
+    }
+
+    /// Perft of the current position: per-move counts, then `Nodes searched: N` last. Blocking.
+    pub fn perft(&self, depth: u32) -> String {
+        let pos = &self.setup.current;
+        let result = crate::perft::perft_divide(pos, depth, self.options.threads.max(1), None);
+        crate::perft::format_report(&result, pos.is_chess960(), true)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+fn fresh_setup(chess960: bool) -> (GameSetup, Option<PositionError>) {
+    let mut start = Position::startpos();
+    start.set_chess960(chess960);
+    (
+        GameSetup {
+            start,
+            moves: Vec::new(),
+            current: start,
+        },
+        None,
+    )
+}
+
+/// A legal move when the search gave none (stopped before its first iteration, or failed): the first of
+/// `restrict` when given, else the first legal move; `None` only without a legal move.
+fn fallback_outcome(pos: &Position, restrict: &[Move]) -> Outcome {
+    let legal = pos.legal_moves();
+    let best = restrict
+        .iter()
+        .find(|m| legal.contains(**m))
+        .or_else(|| legal.iter().next())
+        .map(|m| m.to_uci(pos.is_chess960()));
+    Outcome { best, ponder: None }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -1,10 +1,12 @@
 //! Corvid: a UCI chess engine for orthodox chess, Chess960 and (later) Makromachy.
 
+pub mod bench;
 pub mod chess;
 // The protocol layer handles untrusted input: it must report errors, never panic.
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod perft;
 pub mod search;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -9,6 +9,7 @@ use std::time::Duration;
 const USAGE: &str = "\
 usage:
   corvid                              the UCI protocol loop (stdin/stdout)
+  corvid bench [<depth>]              search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move
 options for perft/divide:
@@ -23,6 +24,7 @@ fn main() -> ExitCode {
             protocol_loop();
             ExitCode::SUCCESS
         }
+        Some("bench") => run_bench(&args[1..]),
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
@@ -52,6 +54,21 @@ fn protocol_loop() {
     // The first line goes back in front of the rest of the input.
     let input = BufReader::new(Cursor::new(first).chain(input));
     corvid::uci::run(input, std::io::stdout());
+}
+
+fn run_bench(args: &[String]) -> ExitCode {
+    let depth = match args.first() {
+        None => None,
+        Some(d) => match d.parse::<u32>() {
+            Ok(d) if (1..=64).contains(&d) => Some(d),
+            _ => {
+                eprintln!("bench depth must be a number from 1 to 64\n{USAGE}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    print!("{}", corvid::bench::run(depth).text);
+    ExitCode::SUCCESS
 }
 
 fn run_perft(args: &[String], divide: bool) -> ExitCode {

@@ -1,9 +1,39 @@
-//! TEMPORARY STUB of the search API contract (../notes/common.md) so that the protocol layer compiles before
-//! the `search` branch is merged. The merge replaces this file with the real search.
+//! The game-independent search: iterative deepening with aspiration windows over a principal variation
+//! search with quiescence, a shared transposition table, and Lazy SMP (helper threads searching the same root
+//! and sharing only the table). It is generic over [`Game`] and knows nothing of chess.
+//!
+//! The engine facade drives it through [`Searcher::run`]: limits and options in, [`Event`]s out through a
+//! callback, an [`Outcome`] (the best move) when done.
 
-use std::sync::atomic::AtomicBool;
+pub mod history;
+pub mod movepick;
+pub mod params;
+pub mod time;
+pub mod tt;
+mod worker;
 
-/// Limits of one `go` (times in ms).
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crate::game::{Game, GenKind, MoveBuffer};
+use history::Histories;
+use time::TimeManager;
+pub use tt::TranspositionTable;
+use worker::{RootMove, Shared, Worker};
+
+/// Deepest ply the search reaches (also the longest principal variation).
+pub const MAX_PLY: usize = 128;
+/// Score of a side that mates right now; mate in `n` plies from the root scores `MATE_SCORE - n`.
+pub const MATE_SCORE: i32 = 32000;
+/// Scores at or beyond this magnitude are mate scores.
+pub const MATE_BOUND: i32 = MATE_SCORE - MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITY: i32 = 32500;
+
+/// Stack size of search threads: deep recursion with move lists on the stack.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// What the GUI allows for this search (UCI `go` parameters). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub wtime: Option<u64>,
@@ -19,31 +49,40 @@ pub struct Limits {
     pub ponder: bool,
 }
 
-/// Options of a search.
-#[derive(Clone, Debug, Default)]
+/// Engine options that shape a search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchOptions {
+    /// Search threads (0 is taken as 1).
     pub threads: usize,
+    /// Principal variations to report (0 is taken as 1).
     pub multipv: usize,
+    /// Milliseconds kept back from the clock on every move for GUI and OS latency.
     pub move_overhead_ms: u64,
+    /// `Some(elo)` when UCI_LimitStrength is on.
     pub limit_elo: Option<u32>,
+    /// Report win/draw/loss estimates.
     pub show_wdl: bool,
 }
 
-/// Flags the engine sets while a search runs.
+/// Signals from the engine to a running search.
 #[derive(Debug, Default)]
 pub struct Control {
+    /// Stop as soon as possible (UCI `stop`/`quit`).
     pub stop: AtomicBool,
+    /// True during `go ponder`; cleared on `ponderhit`, from which moment the clock runs.
     pub pondering: AtomicBool,
 }
 
-/// A score.
+/// A score as reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns from the side to move's point of view.
     Cp(i32),
+    /// Mate in `n` moves; negative when the side to move is being mated, 0 when it is mated already.
     Mate(i32),
 }
 
-/// Bound of a score.
+/// Whether a reported score is exact or a bound (aspiration window failure).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     Exact,
@@ -51,8 +90,8 @@ pub enum Bound {
     Upper,
 }
 
-/// One iteration's report.
-#[derive(Clone, Debug)]
+/// One `info` line's worth of search progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
     pub depth: u32,
     pub seldepth: u32,
@@ -64,13 +103,15 @@ pub struct Info {
     pub nps: u64,
     pub hashfull: u32,
     pub time_ms: u64,
+    /// The principal variation as move texts.
     pub pv: Vec<String>,
 }
 
-/// What the search reports while running.
-#[derive(Clone, Debug)]
+/// What a search reports while running.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Info(Info),
+    /// The root move being searched (sent after the first second).
     CurrMove {
         depth: u32,
         mv: String,
@@ -80,119 +121,304 @@ pub enum Event {
 }
 
 /// The result of a search.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Outcome {
+    /// The move to play; `None` when there is no legal move.
     pub best: Option<String>,
+    /// The expected reply, when known.
     pub ponder: Option<String>,
 }
 
-pub mod tt;
-pub use tt::TranspositionTable;
-
-use crate::chess::game::ChessGame;
-use std::marker::PhantomData;
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
-
-/// STUB searcher: plays the first legal move, "deepening" once per millisecond, honouring the stop/ponder
-/// rules of the contract so the engine facade can be exercised before the real search is merged.
-pub struct Searcher<G> {
-    _game: PhantomData<G>,
+/// Converts an internal score to the reported form.
+pub fn to_score(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE_SCORE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE_SCORE + v) / 2)
+    } else {
+        Score::Cp(v)
+    }
 }
 
-impl<G> Default for Searcher<G> {
+/// Win/draw/loss per mille estimated from a score (a logistic model of the evaluation scale).
+pub fn wdl(v: i32) -> (u32, u32, u32) {
+    if v >= MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if v <= -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let (a, b) = (190.0, 75.0);
+    let x = v as f64;
+    let win = 1000.0 / (1.0 + ((a - x) / b).exp());
+    let loss = 1000.0 / (1.0 + ((a + x) / b).exp());
+    let (w, l) = (win.round() as u32, loss.round() as u32);
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
+/// Per-engine search state: history tables per thread, kept between searches.
+pub struct Searcher<G: Game> {
+    histories: Vec<Histories<G::Move>>,
+    rng: u64,
+}
+
+impl<G: Game> Default for Searcher<G> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<G> Searcher<G> {
+impl<G: Game> Searcher<G> {
     /// Fresh state.
     pub fn new() -> Self {
-        Searcher { _game: PhantomData }
+        Searcher {
+            histories: Vec::new(),
+            rng: 0x9E37_79B9_7F4A_7C15
+                ^ std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64),
+        }
     }
-    /// Forgets earlier searches.
-    pub fn clear(&mut self) {}
-}
 
-impl Searcher<ChessGame> {
-    /// Blocking search (stub).
+    /// Forgets what earlier searches learnt (new game).
+    pub fn clear(&mut self) {
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*: only for the limited-strength move choice.
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Searches `root` and returns the best move. Blocking; reports through `report` (called from the search
+    /// threads; `Info` only from the main one). With no legal move: one `Info` with `Mate(0)` (checkmated) or
+    /// `Cp(0)` (stalemate), then `best: None`. While pondering or infinite, returns only after `stop` (or, for
+    /// pondering, a ponderhit once the search is complete).
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &mut self,
-        root: &ChessGame,
+        root: &G,
         limits: &Limits,
-        searchmoves: &[crate::chess::Move],
-        _opts: &SearchOptions,
+        searchmoves: &[G::Move],
+        opts: &SearchOptions,
         tt: &TranspositionTable,
         control: &Control,
         report: &(dyn Fn(Event) + Sync),
     ) -> Outcome {
         let start = Instant::now();
-        let pos = root.position();
-        let moves: Vec<_> = pos
-            .legal_moves()
+        let mut game = root.clone();
+        game.set_root();
+
+        let mut list = G::MoveList::default();
+        game.generate(GenKind::All, &mut list);
+        let mut root_moves: Vec<RootMove<G::Move>> = list
+            .as_slice()
             .iter()
-            .copied()
-            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .filter(|sm| searchmoves.is_empty() || searchmoves.contains(&sm.mv))
+            .map(|sm| RootMove::new(sm.mv, game.capture_value(sm.mv)))
             .collect();
-        let wait = || {
-            while !control.stop.load(Ordering::Relaxed)
-                && (limits.infinite || control.pondering.load(Ordering::Relaxed))
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        };
-        let Some(best) = moves.first() else {
+        if root_moves.is_empty() && !list.as_slice().is_empty() {
+            // None of the `searchmoves` is legal: search everything rather than return no move.
+            root_moves = list
+                .as_slice()
+                .iter()
+                .map(|sm| RootMove::new(sm.mv, game.capture_value(sm.mv)))
+                .collect();
+        }
+        if root_moves.is_empty() {
+            let score = if game.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
             report(Event::Info(Info {
                 depth: 0,
                 seldepth: 0,
                 multipv: 1,
-                score: if pos.in_check() {
-                    Score::Mate(0)
-                } else {
-                    Score::Cp(0)
-                },
+                score,
                 bound: Bound::Exact,
-                wdl: None,
+                wdl: opts.show_wdl.then(|| {
+                    if game.in_check() {
+                        (0, 0, 1000)
+                    } else {
+                        (0, 1000, 0)
+                    }
+                }),
                 nodes: 0,
                 nps: 0,
                 hashfull: tt.hashfull(),
-                time_ms: 0,
-                pv: vec![],
-            }));
-            wait();
-            return Outcome::default();
-        };
-        let max_depth = limits
-            .depth
-            .unwrap_or(if limits.movetime.is_some() { 1000 } else { 5 });
-        let budget = limits.movetime.unwrap_or(u64::MAX);
-        let mut depth = 1;
-        while depth <= max_depth
-            && !control.stop.load(Ordering::Relaxed)
-            && (start.elapsed().as_millis() as u64) < budget
-        {
-            report(Event::Info(Info {
-                depth,
-                seldepth: depth,
-                multipv: 1,
-                score: Score::Cp(0),
-                bound: Bound::Exact,
-                wdl: None,
-                nodes: u64::from(depth),
-                nps: 0,
-                hashfull: 0,
                 time_ms: start.elapsed().as_millis() as u64,
-                pv: vec![best.to_uci(pos.is_chess960())],
+                pv: Vec::new(),
             }));
-            depth += 1;
-            std::thread::sleep(Duration::from_millis(1));
+            wait_while_pondering(limits, control);
+            return Outcome::default();
         }
-        wait();
+        // Captures of bigger pieces first until the first iteration orders the moves properly.
+        root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        for rm in &mut root_moves {
+            rm.score = -INFINITY;
+        }
+
+        let mut limits = limits.clone();
+        let mut multipv = opts.multipv.max(1);
+        let mut threads = opts.threads.max(1);
+        if let Some(elo) = opts.limit_elo {
+            // A weaker player: few nodes, one thread, and the move picked among several with noise.
+            let nodes = elo_node_budget(elo);
+            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+            multipv = multipv.max(4);
+            threads = 1;
+        }
+        let report_multipv = opts.multipv.max(1).min(root_moves.len());
+        let multipv = multipv.min(root_moves.len());
+
+        while self.histories.len() < threads {
+            self.histories
+                .push(Histories::new(G::PIECE_INDICES, G::SQUARES));
+        }
+        for h in &mut self.histories {
+            h.clear_killers();
+        }
+        tt.new_search();
+
+        let tm = TimeManager::new(&limits, game.side_to_move(), opts.move_overhead_ms, start);
+        let node_counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = Shared {
+            tt,
+            control,
+            abort: AtomicBool::new(false),
+            nodes: node_counters,
+            limits: limits.clone(),
+            multipv,
+            report_multipv,
+            show_wdl: opts.show_wdl,
+            start,
+            report,
+            threads,
+        };
+
+        let mut result_moves = root_moves.clone();
+        std::thread::scope(|scope| {
+            let (main_hist, helper_hists) = self.histories.split_at_mut(1);
+            let mut helpers = Vec::new();
+            for (i, hist) in helper_hists.iter_mut().take(threads - 1).enumerate() {
+                let id = i + 1;
+                let game = game.clone();
+                let rms = root_moves.clone();
+                let shared = &shared;
+                let h = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(id, game, hist, shared, rms, None);
+                        w.iterative_deepening();
+                    });
+                if let Ok(h) = h {
+                    helpers.push(h);
+                }
+            }
+            let main_game = game.clone();
+            let main_rms = root_moves.clone();
+            let main_hist = &mut main_hist[0];
+            let shared_ref = &shared;
+            let main = std::thread::Builder::new()
+                .name("search-main".into())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut w =
+                        Worker::new(0, main_game, main_hist, shared_ref, main_rms, Some(tm));
+                    w.iterative_deepening();
+                    w.finish();
+                    w.root_moves
+                });
+            match main.map(|h| h.join()) {
+                Ok(Ok(rms)) => result_moves = rms,
+                _ => {
+                    // The main search thread could not run: the pre-ordered first move is still legal.
+                    shared.abort.store(true, Ordering::Relaxed);
+                }
+            }
+            shared.abort.store(true, Ordering::Relaxed);
+            for h in helpers {
+                let _ = h.join();
+            }
+        });
+
+        let chosen = match opts.limit_elo {
+            Some(elo) => self.pick_weaker(&result_moves[..multipv], elo),
+            None => 0,
+        };
+        let best = &result_moves[chosen];
+        let ponder = if chosen == 0 {
+            best.pv.get(1).copied()
+        } else {
+            None
+        };
+        let ponder = ponder.or_else(|| {
+            // Guess the reply from the table when the PV was cut short.
+            let mut g = game.clone();
+            g.make_move(best.mv);
+            let hit = tt.probe(g.key(), 1)?;
+            let m = G::move_from_bits(hit.mv);
+            g.is_legal(m).then_some(m)
+        });
+        let ponder_text = ponder.map(|m| {
+            let mut g = game.clone();
+            g.make_move(best.mv);
+            g.move_text(m)
+        });
         Outcome {
-            best: Some(best.to_uci(pos.is_chess960())),
-            ponder: None,
+            best: Some(game.move_text(best.mv)),
+            ponder: ponder_text,
         }
     }
+
+    /// Index of the root move a player of strength `elo` chooses among the best `candidates`.
+    fn pick_weaker(&mut self, candidates: &[RootMove<G::Move>], elo: u32) -> usize {
+        let noise = (3000i64 - elo as i64).clamp(0, 2000) / 5;
+        let top = candidates[0].display_score();
+        let mut best = 0;
+        let mut best_value = i64::MIN;
+        for (i, rm) in candidates.iter().enumerate() {
+            let s = rm.display_score();
+            // Never trade a found mate or walk into one on a whim; otherwise noise decides among close moves.
+            if i > 0 && (s <= -MATE_BOUND || top >= MATE_BOUND || s == -INFINITY) {
+                continue;
+            }
+            let jitter = if noise > 0 {
+                (self.next_random() % (noise as u64 + 1)) as i64
+            } else {
+                0
+            };
+            let value = s as i64 + jitter;
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
 }
+
+/// Node budget per move for a limited-strength player: grows exponentially with the Elo asked for.
+pub fn elo_node_budget(elo: u32) -> u64 {
+    let elo = elo.clamp(500, 3200) as f64;
+    (400.0 * ((elo - 1320.0) * 0.00373).exp()).max(50.0) as u64
+}
+
+/// UCI: during `go infinite` or `go ponder` the search must not return before `stop` (or a ponderhit).
+fn wait_while_pondering(limits: &Limits, control: &Control) {
+    while !control.stop.load(Ordering::Relaxed)
+        && (limits.infinite || control.pondering.load(Ordering::Relaxed))
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests;

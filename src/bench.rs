@@ -1,0 +1,158 @@
+//! `corvid bench`: a fixed set of positions searched to a fixed depth with one thread. The node count is
+//! deterministic and serves as the build's signature (OpenBench reads the last line, `<nodes> nodes <nps> nps`).
+
+use crate::chess::game::ChessGame;
+use crate::chess::Position;
+use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable};
+use std::time::Instant;
+
+/// Depth searched when none is given.
+pub const DEFAULT_DEPTH: u32 = 9;
+
+/// Opening, middlegame and endgame positions (a few Chess960 starts marked by `960:`).
+pub const POSITIONS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "rnbqkb1r/pp1ppppp/5n2/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5",
+    "rnbqk2r/ppp1bppp/4pn2/3p4/2PP4/2N2N2/PP2PPPP/R1BQKB1R w KQkq - 2 5",
+    "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 1 7",
+    "r2q1rk1/pp2bppp/2n1pn2/3p4/3P1B2/2PBPN2/PP3PPP/RN1Q1RK1 w - - 3 9",
+    "2rq1rk1/pb1nbppp/1p2pn2/2ppN3/3P1B2/2PBP3/PP1N1PPP/R2QR1K1 w - - 0 12",
+    "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2NB4/PPP1Q1PP/2KR3R w - - 0 13",
+    "r2qr1k1/1b1nbppp/p2p1n2/1pp1p3/4P3/1BPP1N1P/PP1N1PP1/R1BQR1K1 w - - 0 13",
+    "3r1rk1/pp3ppp/2n1bq2/2bp4/8/1BN2N2/PPP2PPP/R2Q1RK1 w - - 0 14",
+    "r4rk1/pp2ppbp/2np1np1/q7/2P1P3/2N1BP2/PP1QB1PP/R4RK1 w - - 3 13",
+    "2kr3r/pppq1ppp/2n1bn2/3p4/3P4/2NBPN2/PPQ2PPP/R3K2R w KQ - 4 11",
+    "r1bq1rk1/pp3ppp/2n1pn2/3p4/1bPP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "r2qkb1r/pp1n1ppp/2p1pn2/3p1b2/2PP4/1QN1PN2/PP3PPP/R1B1KB1R w KQkq - 2 7",
+    "rn1qk2r/pbppbppp/1p2pn2/8/2PP4/5NP1/PP2PPBP/RNBQ1RK1 w kq - 2 6",
+    "r1bqk2r/ppp2ppp/2n1pn2/3p4/1bPP4/2NBPN2/PP3PPP/R1BQK2R b KQkq - 2 6",
+    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+    "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
+    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
+    "4r1k1/r1q2ppp/ppp2n2/4P3/5Rb1/1N1BQ3/PPP3PP/R5K1 w - - 1 17",
+    "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
+    "r1bq1r1k/b1p1npp1/p2p3p/1p6/3PP3/1B2NN2/PP3PPP/R2Q1RK1 w - - 1 16",
+    "3r1rk1/p5pp/bpp1pp2/8/q1PP1P2/b3P3/P2NQRPP/1R2B1K1 b - - 6 22",
+    "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18",
+    "4k2r/1pb2ppp/1p2p3/1R1p4/3P4/2r1PN2/P4PPP/1R4K1 b - - 3 22",
+    "3q2k1/pb3p1p/4pbp1/2r5/PpN2N2/1P2P2P/5PP1/Q2R2K1 b - - 4 26",
+    "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/3N4 b - - 0 1",
+    "3b4/5kp1/1p1p1p1p/pP1PpP1P/P1P1P3/3KN3/8/8 w - - 0 1",
+    "2K5/p7/7P/5pR1/8/5k2/r7/8 w - - 0 1",
+    "8/6pk/1p6/8/PP3p1p/5P2/4KP1q/3Q4 w - - 0 1",
+    "7k/3p2pp/4q3/8/4Q3/5Kp1/P6b/8 w - - 0 1",
+    "8/2p5/8/2kPKp1p/2p4P/2P5/3P4/8 w - - 0 1",
+    "8/1p3pp1/7p/5P1P/2k3P1/8/2K2P2/8 w - - 0 1",
+    "8/pp2r1k1/2p1p3/3pP2p/1P1P1P1P/P5KR/8/8 w - - 0 1",
+    "8/3p4/p1bk3p/Pp6/1Kp1PpPp/2P2P1P/2P5/5B2 b - - 0 1",
+    "5k2/7R/4P2p/5K2/p1r2P1p/8/8/8 b - - 0 1",
+    "6k1/6p1/P6p/r1N5/5p2/7P/1b3PP1/4R1K1 w - - 0 1",
+    "1r3k2/4q3/2Pp3b/3Bp3/2Q2p2/1p1P2P1/1P2KP2/3N4 w - - 0 1",
+    "6k1/4pp1p/3p2p1/P1pPb3/R7/1r2P1PP/3B1P2/6K1 w - - 0 1",
+    "960:bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "960:2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+    "960:b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9",
+];
+
+/// What a bench run measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Total nodes: the signature.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: u64,
+    /// One line per position, then the summary line `<nodes> nodes <nps> nps` last.
+    pub text: String,
+}
+
+/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`]) with one thread and a cleared
+/// 16 MB table and cleared histories per position, so the node count depends on nothing but the code.
+pub fn run(depth: Option<u32>) -> BenchResult {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
+    let tt = TranspositionTable::new(16);
+    let mut searcher = Searcher::<ChessGame>::new();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let opts = SearchOptions {
+        threads: 1,
+        multipv: 1,
+        ..SearchOptions::default()
+    };
+    let mut text = String::new();
+    let mut total = 0u64;
+    let start = Instant::now();
+    for (i, entry) in POSITIONS.iter().enumerate() {
+        let (fen, chess960) = match entry.strip_prefix("960:") {
+            Some(f) => (f, true),
+            None => (*entry, false),
+        };
+        let pos = match Position::from_fen(fen, chess960) {
+            Ok(p) => p,
+            Err(e) => {
+                text.push_str(&format!("position {} skipped: {e}\n", i + 1));
+                continue;
+            }
+        };
+        tt.clear();
+        searcher.clear();
+        let control = Control::default();
+        let nodes = std::sync::atomic::AtomicU64::new(0);
+        let report = |e: crate::search::Event| {
+            if let crate::search::Event::Info(info) = e {
+                nodes.store(info.nodes, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        let out = searcher.run(
+            &ChessGame::new(pos),
+            &limits,
+            &[],
+            &opts,
+            &tt,
+            &control,
+            &report,
+        );
+        let n = nodes.load(std::sync::atomic::Ordering::Relaxed);
+        total += n;
+        text.push_str(&format!(
+            "position {:2}: {:>10} nodes  bestmove {}\n",
+            i + 1,
+            n,
+            out.best.as_deref().unwrap_or("(none)")
+        ));
+    }
+    let time_ms = start.elapsed().as_millis() as u64;
+    let nps = total * 1000 / time_ms.max(1);
+    text.push_str(&format!("{total} nodes {nps} nps\n"));
+    BenchResult {
+        nodes: total,
+        nps,
+        time_ms,
+        text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn node_count_is_deterministic() {
+        let a = super::run(Some(4));
+        let b = super::run(Some(4));
+        assert!(a.nodes > 10_000);
+        assert_eq!(a.nodes, b.nodes);
+        let last = a.text.lines().last().expect("summary line");
+        assert!(last.starts_with(&format!("{} nodes ", a.nodes)) && last.ends_with(" nps"));
+    }
+}

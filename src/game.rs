@@ -1,0 +1,196 @@
+//! The contract between a game and everything generic (the search first of all).
+//!
+//! The search is monomorphised over [`Game`], so it knows nothing about pieces or boards: it asks the game for
+//! legal moves, plays and takes them back, and asks a handful of questions used for pruning and move ordering.
+//! Orthodox chess implements it in `crate::chess::game::ChessGame`; Makromachy will implement it the same way.
+
+use std::fmt::Debug;
+use std::mem::MaybeUninit;
+
+/// Which legal moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Captures and promotions: the moves quiescence search looks at.
+    Noisy,
+    /// Everything that is not noisy.
+    Quiet,
+}
+
+/// A move with an ordering score, as the move picker keeps them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ScoredMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Ordering score (higher is tried first); zero when generated.
+    pub score: i32,
+}
+
+/// A fixed-capacity list of scored moves on the stack, so generation in the search never allocates.
+/// `N` is the game's bound on the number of legal moves in a position.
+pub struct MoveBuf<M: Copy, const N: usize> {
+    items: [MaybeUninit<ScoredMove<M>>; N],
+    len: usize,
+}
+
+impl<M: Copy, const N: usize> MoveBuf<M, N> {
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> Self {
+        MoveBuf {
+            items: [MaybeUninit::uninit(); N],
+            len: 0,
+        }
+    }
+
+    /// Appends `mv` with score 0. Panics when full, which a correct bound `N` makes impossible.
+    #[inline(always)]
+    pub fn push(&mut self, mv: M) {
+        self.items[self.len] = MaybeUninit::new(ScoredMove { mv, score: 0 });
+        self.len += 1;
+    }
+
+    /// Number of moves.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No moves?
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets every move.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[ScoredMove<M>] {
+        // SAFETY: the first `len` items were written by `push`; ScoredMove<M: Copy> is plain data.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const ScoredMove<M>, self.len) }
+    }
+
+    /// The moves as a mutable slice (for scoring and sorting).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [ScoredMove<M>] {
+        // SAFETY: as for `as_slice`.
+        unsafe {
+            std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut ScoredMove<M>, self.len)
+        }
+    }
+}
+
+impl<M: Copy, const N: usize> Default for MoveBuf<M, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The list type a game generates into: `MoveBuf` with the game's capacity.
+pub trait MoveBuffer<M: Copy>: Default {
+    /// Appends a move (score 0).
+    fn push(&mut self, mv: M);
+    /// Forgets every move.
+    fn clear(&mut self);
+    /// The moves.
+    fn as_slice(&self) -> &[ScoredMove<M>];
+    /// The moves, mutable.
+    fn as_mut_slice(&mut self) -> &mut [ScoredMove<M>];
+}
+
+impl<M: Copy, const N: usize> MoveBuffer<M> for MoveBuf<M, N> {
+    #[inline(always)]
+    fn push(&mut self, mv: M) {
+        MoveBuf::push(self, mv)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        MoveBuf::clear(self)
+    }
+    #[inline(always)]
+    fn as_slice(&self) -> &[ScoredMove<M>] {
+        MoveBuf::as_slice(self)
+    }
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [ScoredMove<M>] {
+        MoveBuf::as_mut_slice(self)
+    }
+}
+
+/// A two-player, perfect-information, zero-sum game the search can play.
+///
+/// The value is a game *state with history*: `make_move`/`unmake_move` push and pop, and the draw rules that
+/// depend on history (repetition, move-count rules) are the game's business, answered by [`Game::is_draw`].
+/// Scores are centipawn-like `i32`s from the side to move's point of view.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. `Default` is "no move" and must never be legal.
+    type Move: Copy + Eq + Default + Send + Sync + Debug + 'static;
+    /// The list legal moves are generated into.
+    type MoveList: MoveBuffer<Self::Move>;
+
+    /// Number of distinct moved-piece indices (colour included), for history tables.
+    const PIECE_INDICES: usize;
+    /// Number of squares, for history tables.
+    const SQUARES: usize;
+
+    /// A compact, lossless encoding of a move for the transposition table; `0` must be "no move".
+    fn move_to_bits(m: Self::Move) -> u32;
+    /// Inverse of [`Game::move_to_bits`]. Bits from a hash collision may decode to any move, so callers check
+    /// it with [`Game::is_legal`] before playing it.
+    fn move_from_bits(bits: u32) -> Self::Move;
+
+    /// Appends the legal moves of kind `kind` to `list`.
+    fn generate(&self, kind: GenKind, list: &mut Self::MoveList);
+    /// Is `m` legal here (for moves from the transposition table, killers, the GUI)?
+    fn is_legal(&self, m: Self::Move) -> bool;
+    /// Plays a legal move.
+    fn make_move(&mut self, m: Self::Move);
+    /// Takes back the last `make_move`.
+    fn unmake_move(&mut self);
+    /// Passes (null-move pruning). Never called when in check.
+    fn make_null_move(&mut self);
+    /// Takes back the last `make_null_move`.
+    fn unmake_null_move(&mut self);
+
+    /// Hash key of the current state (equal positions, equal keys).
+    fn key(&self) -> u64;
+    /// Is the side to move in check?
+    fn in_check(&self) -> bool;
+    /// Index (0 or 1) of the side to move, for side-specific tables.
+    fn side_to_move(&self) -> usize;
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+    /// Is a null move reasonable here (the side to move has pieces beyond the ones that zugzwang hurts)?
+    fn null_move_ok(&self) -> bool;
+
+    /// Does `m` capture something?
+    fn is_capture(&self, m: Self::Move) -> bool;
+    /// Is `m` a capture or a promotion (what `GenKind::Noisy` yields)?
+    fn is_noisy(&self, m: Self::Move) -> bool;
+    /// Value of what `m` captures (and gains by promotion), in the evaluation's units; 0 for quiet moves.
+    fn capture_value(&self, m: Self::Move) -> i32;
+    /// Index (`< PIECE_INDICES`) of the piece that moves.
+    fn moved_piece(&self, m: Self::Move) -> usize;
+    /// Destination square index (`< SQUARES`).
+    fn to_square(m: Self::Move) -> usize;
+    /// Does `m` give check? (Pruning spares checking moves; called only for moves about to be pruned.)
+    fn gives_check(&self, m: Self::Move) -> bool;
+    /// Static exchange evaluation: does `m` win at least `threshold` after the best recaptures?
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
+
+    /// Marks the current state as the search root: repetitions strictly after it count as draws at once.
+    fn set_root(&mut self);
+    /// Is the current state a draw by rule: a repetition (twofold inside the search tree after the root,
+    /// threefold counting the game history), the move-count rule (unless the side to move is mated) or a
+    /// position where no mate is possible?
+    fn is_draw(&self) -> bool;
+
+    /// The move as protocol text (UCI for chess).
+    fn move_text(&self, m: Self::Move) -> String;
+}

@@ -1,0 +1,158 @@
+//! Move-ordering memory that outlives one node: history (quiet moves and captures, by moved piece and
+//! destination), continuation history (by the previous move's piece and destination), counter moves and
+//! killers. Sizes come from the game's piece and square counts, allocated once per search thread.
+
+use super::params::*;
+use super::MAX_PLY;
+
+/// Bonus for a move that caused a cutoff at `depth` (the malus for those tried before it is its negation).
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_MUL * depth - HISTORY_BONUS_SUB).clamp(0, HISTORY_BONUS_MAX)
+}
+
+/// Moves an entry toward `±HISTORY_MAX` by `bonus`, slowing as it nears the bound ("history gravity").
+#[inline(always)]
+fn apply(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let v = e + bonus - e * bonus.abs() / HISTORY_MAX;
+    *entry = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// All the tables of one search thread.
+pub struct Histories<M: Copy + Default> {
+    pieces: usize,
+    squares: usize,
+    /// Quiet history by side, moved piece and destination.
+    quiet: Vec<i16>,
+    /// Capture history by moved piece and destination.
+    capture: Vec<i16>,
+    /// Continuation history: (previous piece, previous destination) x (piece, destination).
+    cont: Vec<i16>,
+    /// The move that last refuted the previous (piece, destination).
+    counter: Vec<M>,
+    /// Two killer moves per ply.
+    pub killers: Vec<[M; 2]>,
+}
+
+impl<M: Copy + Default + Eq> Histories<M> {
+    /// Empty tables for a game with `pieces` piece indices and `squares` squares.
+    pub fn new(pieces: usize, squares: usize) -> Self {
+        let ps = pieces * squares;
+        Histories {
+            pieces,
+            squares,
+            quiet: vec![0; 2 * ps],
+            capture: vec![0; ps],
+            cont: vec![0; ps * ps],
+            counter: vec![M::default(); ps],
+            killers: vec![[M::default(); 2]; MAX_PLY + 2],
+        }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.quiet.fill(0);
+        self.capture.fill(0);
+        self.cont.fill(0);
+        self.counter.fill(M::default());
+        self.clear_killers();
+    }
+
+    /// Forgets the killers (new search: they are ply-relative).
+    pub fn clear_killers(&mut self) {
+        for k in &mut self.killers {
+            *k = [M::default(); 2];
+        }
+    }
+
+    /// Index of a (piece, square) pair; `None` stands for "no previous move".
+    #[inline(always)]
+    pub fn ps(&self, piece: usize, sq: usize) -> usize {
+        piece * self.squares + sq
+    }
+
+    /// Quiet history of `piece` to `sq` for side `side`.
+    #[inline(always)]
+    pub fn quiet(&self, side: usize, ps: usize) -> i32 {
+        self.quiet[side * self.pieces * self.squares + ps] as i32
+    }
+
+    /// Continuation history of `ps` after the move `prev` (a `ps` index), 0 without a previous move.
+    #[inline(always)]
+    pub fn cont(&self, prev: Option<usize>, ps: usize) -> i32 {
+        match prev {
+            Some(p) => self.cont[p * self.pieces * self.squares + ps] as i32,
+            None => 0,
+        }
+    }
+
+    /// Capture history of `ps`.
+    #[inline(always)]
+    pub fn capture(&self, ps: usize) -> i32 {
+        self.capture[ps] as i32
+    }
+
+    /// Counter move to the previous move `prev`.
+    #[inline(always)]
+    pub fn counter(&self, prev: Option<usize>) -> M {
+        prev.map_or(M::default(), |p| self.counter[p])
+    }
+
+    /// Updates the quiet tables for a quiet move (`bonus` negative for a malus).
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        side: usize,
+        ps: usize,
+        prev1: Option<usize>,
+        prev2: Option<usize>,
+        bonus: i32,
+    ) {
+        let stride = self.pieces * self.squares;
+        apply(&mut self.quiet[side * stride + ps], bonus);
+        for p in [prev1, prev2].into_iter().flatten() {
+            apply(&mut self.cont[p * stride + ps], bonus);
+        }
+    }
+
+    /// Updates the capture table.
+    #[inline]
+    pub fn update_capture(&mut self, ps: usize, bonus: i32) {
+        apply(&mut self.capture[ps], bonus);
+    }
+
+    /// Records a quiet cutoff move: killer at `ply` and counter to the previous move.
+    #[inline]
+    pub fn record_refutation(&mut self, ply: usize, prev: Option<usize>, m: M) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        if let Some(p) = prev {
+            self.counter[p] = m;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gravity_keeps_entries_bounded() {
+        let mut h: Histories<u32> = Histories::new(12, 64);
+        let ps = h.ps(3, 20);
+        for _ in 0..1000 {
+            h.update_quiet(0, ps, Some(5), None, history_bonus(20));
+        }
+        assert!(h.quiet(0, ps) <= HISTORY_MAX && h.quiet(0, ps) > HISTORY_MAX / 2);
+        assert_eq!(h.quiet(1, ps), 0);
+        assert!(h.cont(Some(5), ps) > 0);
+        for _ in 0..1000 {
+            h.update_quiet(0, ps, None, None, -history_bonus(20));
+        }
+        assert!(h.quiet(0, ps) >= -HISTORY_MAX && h.quiet(0, ps) < 0);
+    }
+}

@@ -1,0 +1,56 @@
+//! Search tunables, all in one place so a tuner (SPSA) can read and write them. Scores are in centipawns,
+//! depths in plies.
+
+/// Half-width of the first aspiration window around the previous iteration's score.
+pub const ASPIRATION_DELTA: i32 = 20;
+/// Aspiration windows are used from this depth on.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+
+/// Reverse futility pruning: deepest depth, and margin per ply of depth.
+pub const RFP_MAX_DEPTH: i32 = 8;
+pub const RFP_MARGIN: i32 = 75;
+/// Razoring: deepest depth, and margin per ply.
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+pub const RAZOR_MARGIN: i32 = 250;
+
+/// Null-move pruning: shallowest depth, base reduction, depth divisor, and eval-margin divisor.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+
+/// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
+pub const LMP_BASE: i32 = 3;
+/// Futility pruning of quiet moves: deepest (reduced) depth, base margin and margin per ply.
+pub const FUTILITY_MAX_DEPTH: i32 = 8;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+/// SEE pruning thresholds per ply (quiet moves per depth squared, captures per depth).
+pub const SEE_QUIET_MARGIN: i32 = -25;
+pub const SEE_NOISY_MARGIN: i32 = -90;
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+
+/// Late move reductions: `base + ln(depth) * ln(moves) / divisor`, in hundredths.
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+/// History score worth one ply of reduction.
+pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Quiescence delta pruning margin.
+pub const QS_DELTA_MARGIN: i32 = 200;
+
+/// History tables: the largest magnitude an entry reaches, and the bonus per depth.
+pub const HISTORY_MAX: i32 = 16384;
+pub const HISTORY_BONUS_MUL: i32 = 300;
+pub const HISTORY_BONUS_SUB: i32 = 250;
+pub const HISTORY_BONUS_MAX: i32 = 2400;
+
+/// Time management: moves assumed left when the GUI does not say, and the share of the clock that one
+/// move may use at most.
+pub const TM_DEFAULT_MOVES_TO_GO: u64 = 40;
+pub const TM_MAX_SHARE_PERCENT: u64 = 60;
+/// The hard limit is at most this many times the optimum.
+pub const TM_MAX_OPTIMUM_RATIO: u64 = 5;

@@ -1,0 +1,929 @@
+//! One search thread: iterative deepening, the root search, the principal variation search and quiescence.
+//! Thread 0 is the main thread: it watches the clock and the limits and reports; helpers (Lazy SMP) search
+//! the same root and help only through the shared transposition table.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use super::history::{history_bonus, Histories};
+use super::movepick::{MovePicker, OrderContext};
+use super::params::*;
+use super::time::TimeManager;
+use super::tt::{TranspositionTable, TtBound, NO_EVAL};
+use super::*;
+use crate::game::Game;
+
+/// A root move with what the search learnt about it.
+#[derive(Clone, Debug)]
+pub struct RootMove<M> {
+    pub mv: M,
+    /// Score from the current iteration; `-INFINITY` until the move is proven better than alpha.
+    pub score: i32,
+    /// Score from the last completed iteration.
+    pub prev_score: i32,
+    /// Bound of the score of the last search of this move.
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<M>,
+}
+
+impl<M: Copy> RootMove<M> {
+    /// A root move with an initial ordering score.
+    pub fn new(mv: M, order: i32) -> Self {
+        RootMove {
+            mv,
+            score: order,
+            prev_score: -INFINITY,
+            bound: Bound::Exact,
+            seldepth: 0,
+            pv: vec![mv],
+        }
+    }
+
+    /// The best-known score: this iteration's if the move has one, else the last iteration's.
+    pub fn display_score(&self) -> i32 {
+        if self.score != -INFINITY {
+            self.score
+        } else {
+            self.prev_score
+        }
+    }
+}
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    /// Set by the main thread when it is done, to stop the helpers.
+    pub abort: AtomicBool,
+    /// Nodes searched per thread (published every few thousand nodes).
+    pub nodes: Vec<AtomicU64>,
+    pub limits: Limits,
+    /// Lines searched (more than reported when playing weaker).
+    pub multipv: usize,
+    /// Lines reported.
+    pub report_multipv: usize,
+    pub show_wdl: bool,
+    pub start: Instant,
+    pub report: &'a (dyn Fn(Event) + Sync),
+    pub threads: usize,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Static evaluation (`NO_EVAL` when in check).
+    eval: i32,
+    /// Piece-square index of the move made at this ply (`None` for a null move or none yet).
+    ps: Option<usize>,
+    /// Was the move made at this ply a null move?
+    null: bool,
+}
+
+/// Late-move reduction table, by depth and move number.
+static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+});
+
+#[inline(always)]
+fn lmr(depth: i32, moves: usize) -> i32 {
+    LMR[(depth as usize).min(63)][moves.min(63)]
+}
+
+/// Quiet moves remembered per node for the history malus.
+const MAX_TRIED: usize = 64;
+
+pub struct Worker<'a, G: Game> {
+    id: usize,
+    game: G,
+    hist: &'a mut Histories<G::Move>,
+    shared: &'a Shared<'a>,
+    pub root_moves: Vec<RootMove<G::Move>>,
+    tm: Option<TimeManager>,
+    nodes: u64,
+    /// Per-thread node budget derived from `go nodes`.
+    node_limit: Option<u64>,
+    seldepth: usize,
+    stopped: bool,
+    was_pondering: bool,
+    completed_depth: i32,
+    pv_idx: usize,
+    frames: Vec<Frame>,
+    pv: Vec<[G::Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    pub fn new(
+        id: usize,
+        game: G,
+        hist: &'a mut Histories<G::Move>,
+        shared: &'a Shared<'a>,
+        root_moves: Vec<RootMove<G::Move>>,
+        tm: Option<TimeManager>,
+    ) -> Self {
+        let node_limit = shared
+            .limits
+            .nodes
+            .map(|n| (n / shared.threads as u64).max(1));
+        Worker {
+            id,
+            game,
+            hist,
+            shared,
+            root_moves,
+            tm,
+            nodes: 0,
+            node_limit,
+            seldepth: 0,
+            stopped: false,
+            was_pondering: shared.control.pondering.load(Ordering::Relaxed),
+            completed_depth: 0,
+            pv_idx: 0,
+            frames: vec![
+                Frame {
+                    eval: NO_EVAL,
+                    ps: None,
+                    null: false
+                };
+                MAX_PLY + 4
+            ],
+            pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.shared.start.elapsed().as_millis() as u64
+    }
+
+    /// Polls the stop conditions; cheap except every 1024 nodes.
+    #[inline(always)]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.is_main() && self.completed_depth >= 1 {
+            if let Some(limit) = self.node_limit {
+                if self.nodes >= limit {
+                    self.stopped = true;
+                    return true;
+                }
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.shared.abort.load(Ordering::Relaxed)
+            || self.shared.control.stop.load(Ordering::Relaxed)
+        {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() {
+            return;
+        }
+        let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+        if let Some(tm) = &mut self.tm {
+            if self.was_pondering && !pondering {
+                // Ponderhit: our clock starts now.
+                tm.restart();
+            }
+            if !pondering && self.completed_depth >= 1 && tm.hard_limit_reached() {
+                self.stopped = true;
+            }
+        }
+        self.was_pondering = pondering;
+    }
+
+    /// Iterative deepening: depth 1, 2, … until a limit, a stop, or (main thread) the time manager says so.
+    pub fn iterative_deepening(&mut self) {
+        let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+        let mut best_changes = 0.0f64;
+        let mut last_best = self.root_moves[0].mv;
+        let mut stable_iterations = 0;
+        let mut last_score = -INFINITY;
+
+        for depth in 1..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.display_score();
+            }
+            for pv_idx in 0..self.shared.multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(depth);
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if !self.is_main() {
+                continue;
+            }
+            self.report_lines(depth, None);
+
+            // Stop conditions checked between iterations (main thread only).
+            let best = &self.root_moves[0];
+            let score = best.score;
+            if let Some(m) = self.shared.limits.mate {
+                if score >= MATE_BOUND && (MATE_SCORE - score + 1) / 2 <= m as i32 {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+                best_changes += 1.0;
+            }
+            best_changes *= 0.5;
+            last_best = best.mv;
+            let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+            if let Some(tm) = &self.tm {
+                // Unstable best move or a falling score: more time; the same move many times: less.
+                let instability = 1.0 + 1.5 * best_changes;
+                let falling = if last_score != -INFINITY && score < last_score - 20 {
+                    1.25
+                } else {
+                    1.0
+                };
+                let obvious = if stable_iterations >= 6 { 0.65 } else { 1.0 };
+                let mut factor = instability * falling * obvious;
+                if self.root_moves.len() == 1 {
+                    factor = 0.1;
+                }
+                if !pondering && tm.soft_limit_reached(factor) {
+                    break;
+                }
+            }
+            last_score = score;
+        }
+    }
+
+    /// Called on the main thread after iterative deepening: honours the UCI rule that an infinite or ponder
+    /// search waits for `stop`, then reports the final line if the last iteration was cut short.
+    pub fn finish(&mut self) {
+        super::wait_while_pondering(&self.shared.limits, self.shared.control);
+        self.shared.abort.store(true, Ordering::Relaxed);
+        self.root_moves[..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if self.stopped {
+            // Stable sort above keeps the previous best first unless a move proved better in the cut iteration.
+            let depth = (self.completed_depth + 1).max(1);
+            self.report_lines(depth, Some(1));
+        }
+    }
+
+    fn report_lines(&mut self, depth: i32, only: Option<usize>) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let lines = only.unwrap_or(self.shared.report_multipv);
+        for i in 0..lines.min(self.root_moves.len()) {
+            let rm = &self.root_moves[i];
+            let score = rm.display_score();
+            if score == -INFINITY {
+                continue;
+            }
+            let info = self.make_info(depth, i, score, Bound::Exact);
+            (self.shared.report)(Event::Info(info));
+        }
+    }
+
+    fn make_info(&self, depth: i32, line: usize, score: i32, bound: Bound) -> Info {
+        let rm = &self.root_moves[line];
+        let nodes = self.shared.total_nodes();
+        let time_ms = self.elapsed_ms();
+        let mut g = self.game.clone();
+        let mut pv = Vec::with_capacity(rm.pv.len());
+        for &m in &rm.pv {
+            pv.push(g.move_text(m));
+            g.make_move(m);
+        }
+        Info {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: line + 1,
+            score: to_score(score),
+            bound,
+            wdl: self.shared.show_wdl.then(|| wdl(score)),
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms,
+            pv,
+        }
+    }
+
+    /// Searches the root at `depth` with an aspiration window around the last score of line `pv_idx`.
+    fn aspiration(&mut self, depth: i32) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND && prev != -INFINITY {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let score = self.root_search(alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if score <= alpha {
+                self.root_moves[self.pv_idx].bound = Bound::Upper;
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                self.root_moves[self.pv_idx].bound = Bound::Lower;
+                beta = (score + delta).min(INFINITY);
+            } else {
+                self.root_moves[self.pv_idx].bound = Bound::Exact;
+                return;
+            }
+            if self.is_main()
+                && self.elapsed_ms() > 3000
+                && self.pv_idx < self.shared.report_multipv
+            {
+                let bound = self.root_moves[self.pv_idx].bound;
+                let info = self.make_info(depth, self.pv_idx, score, bound);
+                (self.shared.report)(Event::Info(info));
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// The root node: the root moves from `pv_idx` on, in their current order.
+    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITY;
+        self.frames[0] = Frame {
+            eval: NO_EVAL,
+            ps: None,
+            null: false,
+        };
+        for rm in &mut self.root_moves[self.pv_idx..] {
+            rm.score = -INFINITY;
+        }
+        let report_currmove = self.is_main() && self.elapsed_ms() > 1000;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if report_currmove {
+                (self.shared.report)(Event::CurrMove {
+                    depth: depth as u32,
+                    mv: self.game.move_text(m),
+                    number: i + 1,
+                });
+            }
+            let searched = i - self.pv_idx;
+            let quiet = !self.game.is_noisy(m);
+            self.frames[0].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+            self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
+            let new_depth = depth - 1 + self.game.in_check() as i32;
+            self.seldepth = 0;
+            let mut score;
+            if searched == 0 {
+                score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let r = if depth >= 3 && quiet && searched >= 3 {
+                    (lmr(depth, searched) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, false);
+                }
+                // Also on a fail high, so that the move gets a real principal variation.
+                if score > alpha {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.game.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if searched == 0 || score > alpha {
+                let len = self.pv_len[1];
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][..len]);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Principal variation search. `PV` nodes have an open window; `cut_node` marks expected fail-highs.
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. Leaves go to quiescence.
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 2. Draws by rule, the ply ceiling, and mate distance pruning.
+        if self.game.is_draw() {
+            return 0;
+        }
+        let in_check = self.game.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.game.evaluate() };
+        }
+        alpha = alpha.max(-MATE_SCORE + ply as i32);
+        beta = beta.min(MATE_SCORE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table.
+        let key = self.game.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let mut tt_move = G::Move::default();
+        if let Some(h) = hit {
+            tt_move = G::move_from_bits(h.mv);
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score >= beta,
+                    TtBound::Upper => h.score <= alpha,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        // Step 4. Static evaluation, refined by the table's score when its bound allows.
+        let eval = if in_check {
+            NO_EVAL
+        } else {
+            let raw = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.game.evaluate(),
+            };
+            match hit {
+                Some(h)
+                    if h.score.abs() < MATE_BOUND
+                        && match h.bound {
+                            TtBound::Exact => true,
+                            TtBound::Lower => h.score > raw,
+                            TtBound::Upper => h.score < raw,
+                        } =>
+                {
+                    h.score
+                }
+                _ => raw,
+            }
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].eval != NO_EVAL
+            && eval > self.frames[ply - 2].eval;
+        self.hist.killers[ply + 1] = [G::Move::default(); 2];
+
+        // Step 5. Whole-node pruning: reverse futility, razoring, null move.
+        if !PV && !in_check {
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+                if v < alpha {
+                    return v;
+                }
+            }
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !self.frames[ply - 1].null
+                && self.game.null_move_ok()
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                self.frames[ply].ps = None;
+                self.frames[ply].null = true;
+                self.game.make_null_move();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.game.unmake_null_move();
+                self.frames[ply].null = false;
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Step 6. Internal iterative reduction: without a hash move this node is probably not worth full depth.
+        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move == G::Move::default() {
+            depth -= 1;
+        }
+
+        // Step 7. The move loop.
+        let prev1 = self.frames[ply - 1].ps;
+        let prev2 = if ply >= 2 {
+            self.frames[ply - 2].ps
+        } else {
+            None
+        };
+        let side = self.game.side_to_move();
+        let ctx = OrderContext {
+            side,
+            killers: self.hist.killers[ply],
+            counter: self.hist.counter(prev1),
+            prev1,
+            prev2,
+        };
+        let mut picker = MovePicker::<G>::new(tt_move);
+        let mut best = -INFINITY;
+        let mut best_move = G::Move::default();
+        let mut moves = 0usize;
+        let mut quiets_tried = [G::Move::default(); MAX_TRIED];
+        let mut quiets_len = 0;
+        let mut noisy_tried = [G::Move::default(); MAX_TRIED];
+        let mut noisy_len = 0;
+        let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
+        let original_alpha = alpha;
+
+        while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
+            let noisy = self.game.is_noisy(m);
+            let ps = self.hist.ps(self.game.moved_piece(m), G::to_square(m));
+            let hist_score = if noisy {
+                self.hist.capture(ps)
+            } else {
+                self.hist.quiet(side, ps) + self.hist.cont(prev1, ps) + self.hist.cont(prev2, ps)
+            };
+
+            // Step 8. Move-level pruning once a non-losing score is secured.
+            if best > -MATE_BOUND && !in_check {
+                let lmr_depth = (depth - lmr(depth, moves + 1)).max(0);
+                if !noisy {
+                    let lmp = moves >= lmp_limit;
+                    let futile = lmr_depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha;
+                    if lmp || futile {
+                        // Later quiet moves are pruned as well, except those that give check.
+                        picker.skip_quiets = true;
+                    }
+                    if picker.skip_quiets && !self.game.gives_check(m) {
+                        continue;
+                    }
+                    if lmr_depth <= SEE_PRUNE_MAX_DEPTH
+                        && !self
+                            .game
+                            .see_ge(m, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    {
+                        continue;
+                    }
+                } else if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !self.game.see_ge(m, SEE_NOISY_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            // Step 9. Make the move; check extension.
+            self.frames[ply].ps = Some(ps);
+            self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
+            moves += 1;
+            let gives_check = self.game.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+
+            // Step 10. Late move reductions, then the PVS re-search ladder.
+            let mut score;
+            if depth >= 3 && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
+                let mut r = lmr(depth, moves);
+                r -= PV as i32;
+                r += !improving as i32;
+                r += cut_node as i32;
+                r -= gives_check as i32;
+                if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
+                    r -= 1;
+                }
+                r -= hist_score / LMR_HISTORY_DIVISOR;
+                let reduced = (new_depth - r).clamp(1, new_depth);
+                score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
+                if score > alpha && reduced < new_depth {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || moves > 1 {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                score = alpha + 1; // forces the full-window search below
+            }
+            if PV && (moves == 1 || score > alpha) {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.game.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 11. Best move bookkeeping.
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        self.update_histories(
+                            m,
+                            noisy,
+                            depth,
+                            ply,
+                            side,
+                            prev1,
+                            prev2,
+                            &quiets_tried[..quiets_len],
+                            &noisy_tried[..noisy_len],
+                        );
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if m != best_move {
+                if noisy && noisy_len < MAX_TRIED {
+                    noisy_tried[noisy_len] = m;
+                    noisy_len += 1;
+                } else if !noisy && quiets_len < MAX_TRIED {
+                    quiets_tried[quiets_len] = m;
+                    quiets_len += 1;
+                }
+            }
+        }
+
+        // Step 12. Mate or stalemate.
+        if moves == 0 {
+            // Every move may have been pruned only when a non-losing score existed, which needs a move: so no
+            // legal move exists here.
+            return if in_check {
+                -MATE_SCORE + ply as i32
+            } else {
+                0
+            };
+        }
+
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if PV && best > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            G::move_to_bits(best_move),
+            best,
+            if in_check { NO_EVAL } else { eval },
+            depth,
+            bound,
+            ply,
+        );
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        m: G::Move,
+        noisy: bool,
+        depth: i32,
+        ply: usize,
+        side: usize,
+        prev1: Option<usize>,
+        prev2: Option<usize>,
+        quiets: &[G::Move],
+        noisies: &[G::Move],
+    ) {
+        let bonus = history_bonus(depth);
+        let ps_of =
+            |g: &G, h: &Histories<G::Move>, mv: G::Move| h.ps(g.moved_piece(mv), G::to_square(mv));
+        if noisy {
+            let ps = ps_of(&self.game, self.hist, m);
+            self.hist.update_capture(ps, bonus);
+        } else {
+            self.hist.record_refutation(ply, prev1, m);
+            // A quick cutoff at low depth says little; history then only learns from deeper nodes.
+            if depth > 1 || !quiets.is_empty() {
+                let ps = ps_of(&self.game, self.hist, m);
+                self.hist.update_quiet(side, ps, prev1, prev2, bonus);
+                for &q in quiets {
+                    let ps = ps_of(&self.game, self.hist, q);
+                    self.hist.update_quiet(side, ps, prev1, prev2, -bonus);
+                }
+            }
+        }
+        for &c in noisies {
+            let ps = ps_of(&self.game, self.hist, c);
+            self.hist.update_capture(ps, -bonus);
+        }
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = m;
+        let child = &tail[0];
+        let n = child_len.min(MAX_PLY - 1);
+        row[1..=n].copy_from_slice(&child[..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Quiescence search: captures and promotions (all evasions when in check) until the position is quiet.
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.game.is_draw() {
+            return 0;
+        }
+        let in_check = self.game.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.game.evaluate() };
+        }
+
+        let key = self.game.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let mut tt_move = G::Move::default();
+        if let Some(h) = hit {
+            tt_move = G::move_from_bits(h.mv);
+            if !PV
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => h.score >= beta,
+                    TtBound::Upper => h.score <= alpha,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        let mut best;
+        let eval;
+        if in_check {
+            best = -INFINITY;
+            eval = NO_EVAL;
+        } else {
+            eval = match hit {
+                Some(h) if h.eval != NO_EVAL => h.eval,
+                _ => self.game.evaluate(),
+            };
+            best = eval;
+            if let Some(h) = hit {
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => h.score > eval,
+                        TtBound::Upper => h.score < eval,
+                    }
+                {
+                    best = h.score;
+                }
+            }
+            if best >= beta {
+                if hit.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, 0, best, eval, 0, TtBound::Lower, ply);
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let ctx = OrderContext {
+            side: self.game.side_to_move(),
+            killers: [G::Move::default(); 2],
+            counter: G::Move::default(),
+            prev1: None,
+            prev2: None,
+        };
+        let mut picker = MovePicker::<G>::new_qsearch(tt_move, in_check);
+        let mut best_move = G::Move::default();
+        let mut moves = 0;
+        while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
+            if !in_check {
+                // Delta pruning: even winning this material freely would not reach alpha.
+                if eval + self.game.capture_value(m) + QS_DELTA_MARGIN <= alpha
+                    && !self.game.see_ge(m, 1)
+                {
+                    continue;
+                }
+                if !self.game.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            self.game.make_move(m);
+            self.shared.tt.prefetch(self.game.key());
+            moves += 1;
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.game.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && moves == 0 {
+            return -MATE_SCORE + ply as i32;
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, G::move_to_bits(best_move), best, eval, 0, bound, ply);
+        best
+    }
+}

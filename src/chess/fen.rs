@@ -232,6 +232,9 @@ impl Position {
             }
             rights |= 1 << idx;
             self.castle_rooks[idx] = rook_sq;
+            let back = if color == Color::White { 0 } else { 8 };
+            self.castle_clear[back + rook_sq.file() as usize] |= 1 << idx;
+            self.castle_clear[back + ksq.file() as usize] |= 1 << idx;
             let outermost = if king_side { 7 } else { 0 };
             if ksq.file() != 4 || rook_sq.file() != outermost {
                 self.chess960 = true;

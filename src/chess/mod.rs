@@ -9,6 +9,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod see;
+pub mod slider_tables;
 pub mod types;
 pub mod zobrist;
 

@@ -60,6 +60,41 @@ impl MoveSink for MoveList {
     }
 }
 
+/// The squares from file `a` to file `b` inclusive, on the first rank.
+const fn file_span(a: usize, b: usize) -> Bitboard {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::MAX >> (63 - hi)) & (u64::MAX << lo)
+}
+
+/// For a king on file `k` and a castling rook on file `r` (first rank): the squares that must be empty (all
+/// that king and rook cross or land on, except their own), and the squares the king crosses before its
+/// destination (which must not be attacked). Castling is tried at every node while rights remain, so this is
+/// a table rather than arithmetic.
+static CASTLING_MASKS: [[(Bitboard, Bitboard); 8]; 8] = {
+    let mut t = [[(0, 0); 8]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut r = 0;
+        while r < 8 {
+            let (kto, rto) = if r > k { (6, 5) } else { (2, 3) };
+            let own = (1u64 << k) | (1u64 << r);
+            let empty = (file_span(k, kto) | file_span(r, rto)) & !own;
+            let path = file_span(k, kto) & !(1u64 << k) & !(1u64 << kto);
+            t[k][r] = (empty, path);
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn castling_masks(ksq: Square, rsq: Square) -> (Bitboard, Bitboard) {
+    let (empty, path) = CASTLING_MASKS[ksq.file() as usize][rsq.file() as usize];
+    let shift = ksq.rank() * 8;
+    (empty << shift, path << shift)
+}
+
 /// Counts moves without storing them.
 #[derive(Default)]
 pub struct MoveCounter(pub u64);
@@ -230,21 +265,20 @@ impl Position {
     }
 
     /// Castling with the rook on `rsq`, given that the right exists and the king is not in check.
-    #[inline]
+    #[inline(always)]
     fn castling_legal(&self, ksq: Square, rsq: Square, occ: Bitboard, them: Color) -> bool {
-        let (kto, rto) = Position::castling_targets(ksq, rsq);
-        let king_path = between(ksq, kto) | kto.bb();
-        let rook_path = between(rsq, rto) | rto.bb();
-        if (king_path | rook_path) & occ & !(ksq.bb() | rsq.bb()) != 0 {
+        let (must_be_empty, king_path) = castling_masks(ksq, rsq);
+        if occ & must_be_empty != 0 {
             return false;
         }
-        for s in squares(king_path & !kto.bb()) {
+        for s in squares(king_path) {
             if self.attacked_by(s, them, occ) {
                 return false;
             }
         }
         // The destination is judged on the final board: in Chess960 the castling rook may have been what
         // shielded that square from a slider along the back rank.
+        let (kto, rto) = Position::castling_targets(ksq, rsq);
         let final_occ = (occ ^ ksq.bb() ^ rsq.bb()) | kto.bb() | rto.bb();
         !self.attacked_by(kto, them, final_occ)
     }

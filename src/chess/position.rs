@@ -26,6 +26,9 @@ pub struct Position {
     pub(crate) castling: CastlingRights,
     /// Rook start square for each castling right, indexed like `CastlingRights::index`.
     pub(crate) castle_rooks: [Square; 4],
+    /// Rights lost when a move starts or ends on a back-rank square (files a-h of rank 1, then of rank 8):
+    /// the king's and the castling rooks' squares. Kept per position because Chess960 moves them.
+    pub(crate) castle_clear: [u8; 16],
     /// Set only when an en-passant capture is actually legal (so the key treats useless e.p. squares as absent).
     pub(crate) ep_square: u8,
     pub(crate) halfmove: u16,
@@ -44,6 +47,7 @@ impl Position {
             side: Color::White,
             castling: CastlingRights(0),
             castle_rooks: [Square(7), Square(0), Square(63), Square(56)],
+            castle_clear: [0; 16],
             ep_square: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
@@ -327,19 +331,9 @@ impl Position {
             }
         }
 
-        if old_castling != 0 {
-            let mut rights = old_castling;
-            if moved.kind() == PieceType::King {
-                rights &= !(0b11 << (us.index() * 2));
-            }
-            for idx in 0..4 {
-                if rights & (1 << idx) != 0 {
-                    let r = self.castle_rooks[idx];
-                    if r == from || r == to {
-                        rights &= !(1 << idx);
-                    }
-                }
-            }
+        if old_castling != 0 && (from.bb() | to.bb()) & (RANK_1 | RANK_8) != 0 {
+            let rights =
+                old_castling & !(self.castle_clear_mask(from) | self.castle_clear_mask(to));
             if rights != old_castling {
                 self.castling = CastlingRights(rights);
                 self.key ^= KEYS.castling[old_castling as usize] ^ KEYS.castling[rights as usize];
@@ -357,6 +351,15 @@ impl Position {
                 self.ep_square = ep.0;
                 self.key ^= KEYS.ep_file[ep.file() as usize];
             }
+        }
+    }
+
+    #[inline(always)]
+    fn castle_clear_mask(&self, sq: Square) -> u8 {
+        match sq.rank() {
+            0 => self.castle_clear[sq.file() as usize],
+            7 => self.castle_clear[8 + sq.file() as usize],
+            _ => 0,
         }
     }
 

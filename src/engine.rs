@@ -138,6 +138,8 @@ pub enum OptionError {
     },
     /// The option cannot change while a search runs (the hash table is in use).
     Busy(&'static str),
+    /// The system refused that much memory for the hash table; the old table is kept.
+    NoMemory { mb: usize },
 }
 
 impl fmt::Display for OptionError {
@@ -159,6 +161,12 @@ impl fmt::Display for OptionError {
                 f,
                 "option '{name}': {value} is out of range ({min} to {max})"
             ),
+            OptionError::NoMemory { mb } => {
+                write!(
+                    f,
+                    "cannot allocate {mb} MB for Hash; the table keeps its size"
+                )
+            }
             OptionError::Busy(n) => {
                 write!(
                     f,
@@ -429,6 +437,9 @@ impl Engine {
             }
             "Hash" => {
                 let mb = spin(&value) as usize;
+                if !memory_available(mb) {
+                    return Err(OptionError::NoMemory { mb });
+                }
                 self.wait();
                 match Arc::get_mut(&mut self.tt) {
                     Some(tt) => tt.resize(mb),
@@ -604,6 +615,17 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
     }
+}
+
+/// Whether the system would grant `mb` MiB. The table allocates infallibly (an abort on failure), so ask first
+/// with a fallible reservation that is released at once: it is never touched, so it costs no real memory, and
+/// it catches sizes beyond what the machine has (Linux refuses those even with overcommit).
+fn memory_available(mb: usize) -> bool {
+    let Some(bytes) = mb.checked_mul(1024 * 1024) else {
+        return false;
+    };
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
 }
 
 fn fresh_setup(chess960: bool) -> (GameSetup, Option<PositionError>) {

@@ -753,4 +753,94 @@ mod tests {
             assert_eq!(g.moves[0].to_uci(c960), if c960 { "e1h1" } else { "e1g1" });
         }
     }
+
+    fn engine() -> (Engine, crossbeam_channel::Receiver<Report>) {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let engine = Engine::new(Arc::new(move |r| {
+            let _ = tx.send(r);
+        }));
+        (engine, rx)
+    }
+
+    fn bestmoves(rx: &crossbeam_channel::Receiver<Report>) -> Vec<Outcome> {
+        rx.try_iter()
+            .filter_map(|r| match r {
+                Report::BestMove(o) => Some(o),
+                Report::Search(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_go_reports_one_bestmove() {
+        let (mut e, rx) = engine();
+        e.set_position(None, &["e2e4"]).unwrap();
+        e.go(
+            Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            &[],
+        );
+        e.wait();
+        let b = bestmoves(&rx);
+        assert_eq!(b.len(), 1);
+        let best = b[0].best.clone().unwrap();
+        assert!(e.position().parse_uci_move(&best).is_ok(), "{best}");
+
+        // Stopped before it could start, and a go on top of a running go: still one each.
+        e.go(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            &[],
+        );
+        e.stop();
+        let rejected = e.go(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            &["a7a6".to_string(), "zz".to_string()],
+        );
+        assert_eq!(rejected, vec![MoveParseError::Syntax("zz".to_string())]);
+        assert!(e.is_searching());
+        e.quit();
+        assert!(!e.is_searching());
+        let b = bestmoves(&rx);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[1].best.as_deref(), Some("a7a6"));
+    }
+
+    #[test]
+    fn bad_input_keeps_the_state() {
+        let (mut e, _rx) = engine();
+        e.set_position(None, &["d2d4"]).unwrap();
+        let before = e.position().to_fen();
+        assert!(matches!(
+            e.set_position(Some("not a fen"), &["e2e4"]),
+            Err(PositionError::Fen(_))
+        ));
+        assert_eq!(e.position().to_fen(), before);
+        assert!(matches!(
+            e.set_option("Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            e.set_option("Nope", None),
+            Err(OptionError::Unknown(_))
+        ));
+        assert_eq!(e.options().hash_mb, 16);
+        e.set_option("hash", Some("2")).unwrap();
+        assert_eq!(e.options().hash_mb, 2);
+        // Chess960 notation follows the option, for the game already set up too.
+        e.set_position(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), &["e1g1"])
+            .unwrap();
+        e.set_option("UCI_Chess960", Some("true")).unwrap();
+        assert!(e.position().is_chess960());
+        assert!(e
+            .display()
+            .contains("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b ha - 1 1"));
+    }
 }

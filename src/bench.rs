@@ -7,7 +7,7 @@ use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable
 use std::time::Instant;
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Opening, middlegame and endgame positions (a few Chess960 starts marked by `960:`).
 pub const POSITIONS: &[&str] = &[

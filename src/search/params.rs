@@ -22,6 +22,12 @@ pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extensions: shallowest depth, margin below the hash score (per 8 plies of depth), and the margin
+/// below which a non-PV node extends twice.
+pub const SE_MIN_DEPTH: i32 = 7;
+pub const SE_MARGIN_PER_DEPTH: i32 = 16;
+pub const SE_DOUBLE_MARGIN: i32 = 25;
+
 /// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
 pub const LMP_BASE: i32 = 3;
 /// Futility pruning of quiet moves: deepest (reduced) depth, base margin and margin per ply.

@@ -78,13 +78,15 @@ impl Shared<'_> {
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
-struct Frame {
+struct Frame<M> {
     /// Static evaluation (`NO_EVAL` when in check).
     eval: i32,
     /// Piece-square index of the move made at this ply (`None` for a null move or none yet).
     ps: Option<usize>,
     /// Was the move made at this ply a null move?
     null: bool,
+    /// The move left out by a singular-extension search of this node.
+    excluded: M,
 }
 
 /// Late-move reduction table, by depth and move number.
@@ -121,7 +123,9 @@ pub struct Worker<'a, G: Game> {
     was_pondering: bool,
     completed_depth: i32,
     pv_idx: usize,
-    frames: Vec<Frame>,
+    frames: Vec<Frame<G::Move>>,
+    /// Depth of the current iteration (bounds extensions).
+    root_depth: i32,
     pv: Vec<[G::Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
 }
@@ -157,12 +161,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 Frame {
                     eval: NO_EVAL,
                     ps: None,
-                    null: false
+                    null: false,
+                    excluded: G::Move::default(),
                 };
                 MAX_PLY + 4
             ],
             pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 
@@ -391,7 +397,9 @@ impl<'a, G: Game> Worker<'a, G> {
             eval: NO_EVAL,
             ps: None,
             null: false,
+            excluded: G::Move::default(),
         };
+        self.root_depth = depth;
         for rm in &mut self.root_moves[self.pv_idx..] {
             rm.score = -INFINITY;
         }
@@ -494,7 +502,14 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 3. Transposition table.
         let key = self.game.key();
-        let hit = self.shared.tt.probe(key, ply);
+        let excluded = self.frames[ply].excluded;
+        let singular_search = excluded != G::Move::default();
+        // A singular-extension search must not be cut by the very entry it is testing.
+        let hit = if singular_search {
+            None
+        } else {
+            self.shared.tt.probe(key, ply)
+        };
         let mut tt_move = G::Move::default();
         if let Some(h) = hit {
             tt_move = G::move_from_bits(h.mv);
@@ -513,6 +528,8 @@ impl<'a, G: Game> Worker<'a, G> {
         // Step 4. Static evaluation, refined by the table's score when its bound allows.
         let eval = if in_check {
             NO_EVAL
+        } else if singular_search {
+            self.frames[ply].eval
         } else {
             let raw = match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
@@ -540,7 +557,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.hist.killers[ply + 1] = [G::Move::default(); 2];
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
-        if !PV && !in_check {
+        if !PV && !in_check && !singular_search {
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -577,7 +594,11 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         // Step 6. Internal iterative reduction: without a hash move this node is probably not worth full depth.
-        if (PV || cut_node) && depth >= IIR_MIN_DEPTH && tt_move == G::Move::default() {
+        if (PV || cut_node)
+            && depth >= IIR_MIN_DEPTH
+            && tt_move == G::Move::default()
+            && !singular_search
+        {
             depth -= 1;
         }
 
@@ -608,6 +629,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
+            if m == excluded {
+                continue;
+            }
             let noisy = self.game.is_noisy(m);
             let ps = self.hist.ps(self.game.moved_piece(m), G::to_square(m));
             let hist_score = if noisy {
@@ -644,15 +668,56 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            // Step 9. Make the move; check extension.
+            // Step 9. Singular extension: if every other move fails well below the hash move's score, the
+            // hash move is the only good one and deserves a deeper look. If even the others beat beta, this
+            // node fails high on several moves (multi-cut).
+            let mut extension = 0;
+            if m == tt_move && depth >= SE_MIN_DEPTH && (ply as i32) < 2 * self.root_depth {
+                if let Some(h) = hit {
+                    if h.depth >= depth - 3
+                        && h.bound != TtBound::Upper
+                        && h.score.abs() < MATE_BOUND
+                    {
+                        let singular_beta = h.score - SE_MARGIN_PER_DEPTH * depth / 8;
+                        self.frames[ply].excluded = m;
+                        let v = self.search::<false>(
+                            singular_beta - 1,
+                            singular_beta,
+                            (depth - 1) / 2,
+                            ply,
+                            cut_node,
+                        );
+                        self.frames[ply].excluded = G::Move::default();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                            // Double extensions only in the first half of the tree, so lines cannot explode.
+                            if !PV
+                                && v < singular_beta - SE_DOUBLE_MARGIN
+                                && (ply as i32) < self.root_depth
+                            {
+                                extension = 2;
+                            }
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        } else if h.score >= beta {
+                            extension = -1;
+                        }
+                    }
+                }
+            }
+
+            // Step 10. Make the move; check extension.
             self.frames[ply].ps = Some(ps);
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
             moves += 1;
             let gives_check = self.game.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + extension.max(gives_check as i32);
 
-            // Step 10. Late move reductions, then the PVS re-search ladder.
+            // Step 11. Late move reductions, then the PVS re-search ladder.
             let mut score;
             if depth >= 3 && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
                 let mut r = lmr(depth, moves);
@@ -683,7 +748,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return 0;
             }
 
-            // Step 11. Best move bookkeeping.
+            // Step 12. Best move bookkeeping.
             if score > best {
                 best = score;
                 if score > alpha {
@@ -719,8 +784,11 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Step 12. Mate or stalemate.
+        // Step 13. Mate or stalemate (or, in a singular search, only the excluded move).
         if moves == 0 {
+            if singular_search {
+                return alpha;
+            }
             // Every move may have been pruned only when a non-losing score existed, which needs a move: so no
             // legal move exists here.
             return if in_check {
@@ -730,6 +798,9 @@ impl<'a, G: Game> Worker<'a, G> {
             };
         }
 
+        if singular_search {
+            return best;
+        }
         let bound = if best >= beta {
             TtBound::Lower
         } else if PV && best > original_alpha {

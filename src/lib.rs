@@ -7,7 +7,9 @@ pub mod chess;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod makro;
 pub mod perft;
+pub mod rules;
 pub mod search;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod uci;

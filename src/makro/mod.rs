@@ -1,0 +1,18 @@
+//! Makromachy, H. G. Muller's 14x14 variant (rules: `../shared/rules/makromachy.md`).
+//!
+//! Board representation: a mailbox (one byte a square on a 20x20 board with a 3-square sentinel border) rather
+//! than 256-bit bitboards. Most of Makromachy's movement is not set-shaped: flying captures over unranked
+//! pieces, Cannon and Vao screens, bent Griffon and Rhino lines, airlifts to the square before a blocker and
+//! two-leg hit-and-run moves all walk lines piece by piece, which a mailbox does with one load a step, while
+//! 196-bit sets would need four-word shifts per step. The perft and bench figures in the module tests and
+//! `corvid bench --variant makromachy` are the measurement behind this choice.
+
+pub mod fen;
+pub mod movegen;
+pub mod pieces;
+pub mod position;
+
+pub use fen::MakroFenError;
+pub use movegen::{perft, Move, MoveKind};
+pub use pieces::Kind;
+pub use position::{Position, STARTPOS};

@@ -1,0 +1,697 @@
+//! Makromachy moves: their encoding and text, attack detection (with flying pieces, Cannon/Vao screens,
+//! bent Griffon/Rhino lines and Warrior back-captures), pseudo-legal generation of every special move, and
+//! legality by make-and-test (including the Terror anti-trade rule).
+
+use super::pieces::*;
+use super::position::*;
+use crate::chess::Color;
+use std::fmt;
+use std::sync::LazyLock;
+
+/// A move packed in 32 bits: origin (9 bits), destination (9), an extra square or promotion kind (9), kind (3).
+/// For hit-and-run `to` is the captured square and `extra` the final square; for castling `to` is the King's
+/// landing square and `extra` the Dragon King's corner; for en passant `extra` is the captured piece's square.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(pub u32);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveKind {
+    Normal = 0,
+    Promotion = 1,
+    EnPassant = 2,
+    HitAndRun = 3,
+    Castling = 4,
+}
+
+impl Move {
+    pub const NONE: Move = Move(0);
+
+    #[inline(always)]
+    pub const fn new(kind: MoveKind, from: Sq, to: Sq, extra: u16) -> Move {
+        Move(from as u32 | (to as u32) << 9 | (extra as u32) << 18 | (kind as u32) << 27)
+    }
+
+    #[inline(always)]
+    pub const fn from(self) -> Sq {
+        (self.0 & 511) as Sq
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Sq {
+        ((self.0 >> 9) & 511) as Sq
+    }
+
+    #[inline(always)]
+    pub const fn extra(self) -> u16 {
+        ((self.0 >> 18) & 511) as u16
+    }
+
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 27 {
+            0 => MoveKind::Normal,
+            1 => MoveKind::Promotion,
+            2 => MoveKind::EnPassant,
+            3 => MoveKind::HitAndRun,
+            _ => MoveKind::Castling,
+        }
+    }
+
+    pub fn promotion(self) -> Option<Kind> {
+        (self.kind() == MoveKind::Promotion).then(|| Kind::from_code(self.extra() as u8))
+    }
+
+    /// Where the moving piece ends.
+    #[inline(always)]
+    pub fn destination(self) -> Sq {
+        match self.kind() {
+            MoveKind::HitAndRun => self.extra() as Sq,
+            _ => self.to(),
+        }
+    }
+
+    /// Move text as the rules give it: `d4d7`, `c13c14q`, `g2h3,h3i4` (hit-and-run), `i1c1,a1i1` (castling).
+    pub fn text(self) -> String {
+        let (f, t) = (square_name(self.from()), square_name(self.to()));
+        match self.kind() {
+            MoveKind::Normal | MoveKind::EnPassant => format!("{f}{t}"),
+            MoveKind::Promotion => format!(
+                "{f}{t}{}",
+                Kind::from_code(self.extra() as u8)
+                    .letter()
+                    .to_ascii_lowercase()
+            ),
+            MoveKind::HitAndRun => format!("{f}{t},{t}{}", square_name(self.extra() as Sq)),
+            MoveKind::Castling => format!("{f}{t},{}{f}", square_name(self.extra() as Sq)),
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// Every distinct leap offset with the set of kinds (bit per `Kind::index`) that has it. All leap sets are
+/// point-symmetric, so "a piece on `t + d` leaps to `t`" is "a piece on `t` leaps to `t + d`".
+static LEAP_ATTACKERS: LazyLock<Vec<(i32, u32)>> = LazyLock::new(|| {
+    let mut v: Vec<(i32, u32)> = Vec::new();
+    for k in Kind::ALL {
+        for &(df, dr) in k.leaps() {
+            let d = offset(df, dr);
+            match v.iter_mut().find(|(o, _)| *o == d) {
+                Some((_, mask)) => *mask |= 1 << k.index(),
+                None => v.push((d, 1 << k.index())),
+            }
+        }
+    }
+    v
+});
+
+const fn dirs_of(list: &[(i8, i8); 4]) -> [i32; 4] {
+    [
+        offset(list[0].0, list[0].1),
+        offset(list[1].0, list[1].1),
+        offset(list[2].0, list[2].1),
+        offset(list[3].0, list[3].1),
+    ]
+}
+
+const ORTH: [i32; 4] = dirs_of(&ORTHOGONAL);
+const DIAG: [i32; 4] = dirs_of(&DIAGONAL);
+
+impl Position {
+    /// Is square `t` attacked by a piece of colour `by`? (Used for check and for the anti-trade rule; the
+    /// piece standing on `t`, if any, is the target, never a screen.)
+    pub fn is_attacked(&self, t: Sq, by: Color) -> bool {
+        let t = t as i32;
+        let theirs = |c: u8| is_piece(c) && color_of(c) == by;
+        let at = |s: i32| self.board[s as usize];
+
+        for &(d, mask) in LEAP_ATTACKERS.iter() {
+            let c = at(t + d);
+            if theirs(c) && mask & (1 << kind_of(c).index()) != 0 {
+                return true;
+            }
+        }
+
+        // Pawns and Warriors capture diagonally forward; Warriors also backward like a Knight.
+        let fwd = if by == Color::White { WIDTH } else { -WIDTH };
+        for side in [-1, 1] {
+            let c = at(t - fwd + side);
+            if theirs(c) && matches!(kind_of(c), Kind::Pawn | Kind::Warrior) {
+                return true;
+            }
+        }
+        for d in [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2] {
+            let c = at(t + d);
+            if theirs(c) && kind_of(c) == Kind::Warrior {
+                return true;
+            }
+        }
+
+        for (dirs, orth) in [(&ORTH, true), (&DIAG, false)] {
+            let cannon = if orth { Kind::Cannon } else { Kind::Vao };
+            for &d in dirs.iter() {
+                // One walk outward serves ordinary sliders (the first piece), cannons (the first piece after
+                // one screen) and flyers (the first ranked piece, over any number of unranked ones).
+                let mut s = t + d;
+                let mut seen = 0;
+                loop {
+                    let c = at(s);
+                    if c == OFF {
+                        break;
+                    }
+                    if c != EMPTY {
+                        seen += 1;
+                        let k = kind_of(c);
+                        let enemy = color_of(c) == by;
+                        let slides = if orth {
+                            k.slides_orthogonally()
+                        } else {
+                            k.slides_diagonally()
+                        };
+                        if enemy && ((seen == 1 && slides) || (seen == 2 && k == cannon)) {
+                            return true;
+                        }
+                        if k.is_ranked() {
+                            let flyer = k.flies() && slides;
+                            if enemy && flyer {
+                                return true;
+                            }
+                            break;
+                        }
+                    }
+                    s += d;
+                }
+                // Bent lines arriving at `t` along `d`'s opposite: walk back over empty squares, each a possible
+                // turning square. A Griffon turned there after a diagonal step (d plus a perpendicular unit);
+                // a Rhino after an orthogonal step (one component of the diagonal d).
+                let o = -d;
+                let (bent, steps) = if orth {
+                    let perp = if o.abs() == 1 { WIDTH } else { 1 };
+                    (Kind::Griffon, [o + perp, o - perp])
+                } else {
+                    let v = if o > 0 { WIDTH } else { -WIDTH };
+                    (Kind::Rhino, [v, o - v])
+                };
+                let mut q = t - o;
+                while at(q) == EMPTY {
+                    for step in steps {
+                        let c = at(q - step);
+                        if theirs(c) && kind_of(c) == bent {
+                            return true;
+                        }
+                    }
+                    q -= o;
+                }
+            }
+        }
+        false
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+}
+
+/// Pseudo-legal move generation.
+impl Position {
+    /// All pseudo-legal moves (legality — own King safety, anti-trade — is tested by `is_legal_after`).
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let fwd = if us == Color::White { WIDTH } else { -WIDTH };
+        let last_rank = if us == Color::White { RANKS - 1 } else { 0 };
+        let pawn_start = if us == Color::White { 3 } else { RANKS - 4 };
+        for r in 0..RANKS {
+            for f in 0..FILES {
+                let p = sq(f, r);
+                let c = self.at(p);
+                if !is_piece(c) || color_of(c) != us {
+                    continue;
+                }
+                let kind = kind_of(c);
+                match kind {
+                    Kind::Pawn | Kind::Warrior => {
+                        self.gen_pawnlike(out, p, kind, fwd, last_rank, pawn_start);
+                        continue;
+                    }
+                    _ => {}
+                }
+                // Leaps (for the Terror, a two-square leap only where the slide could not get there).
+                for &(df, dr) in kind.leaps() {
+                    let t = (p as i32 + offset(df, dr)) as Sq;
+                    if kind == Kind::Terror
+                        && (df.abs() == 2 || dr.abs() == 2)
+                        && (df == 0 || dr == 0 || df.abs() == dr.abs())
+                    {
+                        let mid = (p as i32 + offset(df / 2, dr / 2)) as usize;
+                        if self.board[mid] == EMPTY {
+                            continue;
+                        }
+                    }
+                    self.add_step(out, p, t);
+                }
+                let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
+                let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
+                for (dirs, on) in [(&ORTH, orth), (&DIAG, diag)] {
+                    if !on {
+                        continue;
+                    }
+                    for &d in dirs.iter() {
+                        self.gen_line(out, p, kind, d);
+                    }
+                }
+                match kind {
+                    Kind::Knight | Kind::Elephant => self.gen_airlifts(out, p, &DIAG),
+                    Kind::Champion => self.gen_airlifts(out, p, &ORTH),
+                    Kind::Griffon => {
+                        for (i, &d) in DIAG.iter().enumerate() {
+                            let (df, dr) = DIAGONAL[i];
+                            self.gen_bent(out, p, d, [offset(df, 0), offset(0, dr)]);
+                        }
+                    }
+                    Kind::Rhino => {
+                        for &d in ORTH.iter() {
+                            let perp = if d.abs() == 1 { WIDTH } else { 1 };
+                            self.gen_bent(out, p, d, [d + perp, d - perp]);
+                        }
+                    }
+                    Kind::Terror => self.gen_hit_and_run(out, p),
+                    Kind::King => self.gen_castling(out, p),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn add_step(&self, out: &mut Vec<Move>, from: Sq, to: Sq) {
+        let c = self.at(to);
+        if c == EMPTY || (c != OFF && color_of(c) != self.side) {
+            out.push(Move::new(MoveKind::Normal, from, to, 0));
+        }
+    }
+
+    /// Slides along direction `d`: ordinary, Cannon/Vao (screen captures) or flying (captures over unranked
+    /// pieces).
+    fn gen_line(&self, out: &mut Vec<Move>, p: Sq, kind: Kind, d: i32) {
+        let us = self.side;
+        let mut s = p as i32 + d;
+        // Non-capturing part, common to all.
+        while self.board[s as usize] == EMPTY {
+            out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            s += d;
+        }
+        let c = self.board[s as usize];
+        if c == OFF {
+            return;
+        }
+        match kind {
+            Kind::Cannon | Kind::Vao => {
+                // `c` is the screen; capture the first piece beyond it, if enemy.
+                s += d;
+                while self.board[s as usize] == EMPTY {
+                    s += d;
+                }
+                let t = self.board[s as usize];
+                if t != OFF && color_of(t) != us {
+                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                }
+            }
+            Kind::Eagle | Kind::Raven | Kind::Bat => loop {
+                let t = self.board[s as usize];
+                if t == OFF {
+                    break;
+                }
+                if t != EMPTY {
+                    if color_of(t) != us {
+                        out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                    }
+                    if kind_of(t).is_ranked() {
+                        break;
+                    }
+                }
+                s += d;
+            },
+            _ => {
+                if color_of(c) != us {
+                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                }
+            }
+        }
+    }
+
+    /// Non-capturing slide to just before the first piece on the line, at least 4 steps away.
+    fn gen_airlifts(&self, out: &mut Vec<Move>, p: Sq, dirs: &[i32; 4]) {
+        for &d in dirs {
+            let mut s = p as i32 + d;
+            let mut steps = 1;
+            while self.board[s as usize] == EMPTY {
+                s += d;
+                steps += 1;
+            }
+            if self.board[s as usize] != OFF && steps >= 4 {
+                out.push(Move::new(MoveKind::Normal, p, (s - d) as Sq, 0));
+            }
+        }
+    }
+
+    /// Griffon/Rhino: after the (already generated) first step `d` onto an empty square, slide along
+    /// `aways` (the two directions leading away from the start).
+    fn gen_bent(&self, out: &mut Vec<Move>, p: Sq, d: i32, aways: [i32; 2]) {
+        let q = p as i32 + d;
+        if self.board[q as usize] != EMPTY {
+            return;
+        }
+        for a in aways {
+            let mut s = q + a;
+            while self.board[s as usize] == EMPTY {
+                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                s += a;
+            }
+            let c = self.board[s as usize];
+            if c != OFF && color_of(c) != self.side {
+                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            }
+        }
+    }
+
+    /// Terror: take an adjacent enemy, then step to an empty square next to it (not back to the start).
+    fn gen_hit_and_run(&self, out: &mut Vec<Move>, p: Sq) {
+        for &(df, dr) in KING.iter() {
+            let q = p as i32 + offset(df, dr);
+            let c = self.board[q as usize];
+            if !is_piece(c) || color_of(c) == self.side {
+                continue;
+            }
+            for &(ef, er) in KING.iter() {
+                let r = q + offset(ef, er);
+                if r != p as i32 && self.board[r as usize] == EMPTY {
+                    out.push(Move::new(MoveKind::HitAndRun, p, q as Sq, r as u16));
+                }
+            }
+        }
+    }
+
+    /// Fast castling: to any empty back-rank square strictly between King and an unmoved corner Dragon King.
+    fn gen_castling(&self, out: &mut Vec<Move>, k: Sq) {
+        let (ks, qs, back) = match self.side {
+            Color::White => (WHITE_KING_SIDE, WHITE_QUEEN_SIDE, 0),
+            Color::Black => (BLACK_KING_SIDE, BLACK_QUEEN_SIDE, RANKS - 1),
+        };
+        if self.castling & (ks | qs) == 0 || self.in_check() {
+            return;
+        }
+        for (bit, corner_file) in [(ks, FILES - 1), (qs, 0)] {
+            if self.castling & bit == 0 {
+                continue;
+            }
+            let corner = sq(corner_file, back);
+            let (lo, hi) = if corner < k { (corner, k) } else { (k, corner) };
+            for s in lo + 1..hi {
+                if self.at(s) == EMPTY {
+                    out.push(Move::new(MoveKind::Castling, k, s, corner));
+                }
+            }
+        }
+    }
+
+    fn gen_pawnlike(
+        &self,
+        out: &mut Vec<Move>,
+        p: Sq,
+        kind: Kind,
+        fwd: i32,
+        last_rank: i32,
+        pawn_start: i32,
+    ) {
+        let us = self.side;
+        let push = |out: &mut Vec<Move>, to: i32, kind_of_move: MoveKind| {
+            let to = to as Sq;
+            if rank_of(to) == last_rank {
+                for k in Kind::PROMOTIONS {
+                    out.push(Move::new(MoveKind::Promotion, p, to, k as u16));
+                }
+            } else {
+                let extra = if kind_of_move == MoveKind::EnPassant {
+                    self.ep_victim
+                } else {
+                    0
+                };
+                out.push(Move::new(kind_of_move, p, to, extra));
+            }
+        };
+        let p32 = p as i32;
+        // Forward, non-capturing: Pawn 1 (2 or 3 from its start rank), Warrior 1 or 2 from anywhere.
+        let max_steps = match kind {
+            Kind::Pawn if rank_of(p) == pawn_start => 3,
+            Kind::Pawn => 1,
+            _ => 2,
+        };
+        let mut s = p32 + fwd;
+        for _ in 0..max_steps {
+            if self.board[s as usize] != EMPTY {
+                break;
+            }
+            push(out, s, MoveKind::Normal);
+            s += fwd;
+        }
+        // Diagonal forward captures, en passant included.
+        for side in [-1, 1] {
+            let t = p32 + fwd + side;
+            let c = self.board[t as usize];
+            if is_piece(c) && color_of(c) != us {
+                push(out, t, MoveKind::Normal);
+            } else if c == EMPTY && self.ep_victim != 0 && self.ep.contains(&(t as Sq)) {
+                push(out, t, MoveKind::EnPassant);
+            }
+        }
+        if kind == Kind::Warrior {
+            for d in [-2 * fwd + 1, -2 * fwd - 1, -fwd + 2, -fwd - 2] {
+                let c = self.board[(p32 + d) as usize];
+                if is_piece(c) && color_of(c) != us {
+                    out.push(Move::new(MoveKind::Normal, p, (p32 + d) as Sq, 0));
+                }
+            }
+        }
+    }
+}
+
+/// Making moves, legality, and the legal move list.
+impl Position {
+    /// Plays a pseudo-legal move (copy-make: callers keep the old position to go back).
+    pub fn make_move(&mut self, m: Move) {
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        if self.ep_live {
+            for s in self.ep {
+                if s != 0 {
+                    self.key ^= KEYS.ep[s as usize];
+                }
+            }
+        }
+        self.ep = [0; 2];
+        self.ep_victim = 0;
+        self.ep_live = false;
+        self.halfmove += 1;
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        let old_castling = self.castling;
+        let mover = self.remove(from);
+        let pawnlike = matches!(kind_of(mover), Kind::Pawn | Kind::Warrior);
+        let mut reset = pawnlike;
+        match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion => {
+                if self.at(to) != EMPTY {
+                    self.remove(to);
+                    reset = true;
+                }
+                let placed = match m.promotion() {
+                    Some(k) => code(us, k),
+                    None => mover,
+                };
+                self.put(to, placed);
+                // A Pawn's or Warrior's advance of two or three squares leaves e.p. squares behind it.
+                let step = if us == Color::White { WIDTH } else { -WIDTH };
+                let advance = to as i32 - from as i32;
+                if pawnlike
+                    && m.kind() == MoveKind::Normal
+                    && (advance == 2 * step || advance == 3 * step)
+                {
+                    self.ep[0] = (from as i32 + step) as Sq;
+                    if advance == 3 * step {
+                        self.ep[1] = (from as i32 + 2 * step) as Sq;
+                    }
+                    self.ep_victim = to;
+                }
+            }
+            MoveKind::EnPassant => {
+                self.remove(m.extra() as Sq);
+                self.put(to, mover);
+            }
+            MoveKind::HitAndRun => {
+                self.remove(to);
+                self.put(m.extra() as Sq, mover);
+                reset = true;
+            }
+            MoveKind::Castling => {
+                let dk = self.remove(m.extra() as Sq);
+                self.put(to, mover);
+                self.put(from, dk);
+            }
+        }
+        if reset {
+            self.halfmove = 0;
+        }
+        if old_castling != 0 {
+            let mut rights = old_castling;
+            let corner_bit = |s: Sq| -> u8 {
+                match (file_of(s), rank_of(s)) {
+                    (f, 0) if f == FILES - 1 => WHITE_KING_SIDE,
+                    (0, 0) => WHITE_QUEEN_SIDE,
+                    (f, r) if f == FILES - 1 && r == RANKS - 1 => BLACK_KING_SIDE,
+                    (0, r) if r == RANKS - 1 => BLACK_QUEEN_SIDE,
+                    _ => 0,
+                }
+            };
+            if kind_of(mover) == Kind::King {
+                rights &= if us == Color::White {
+                    !(WHITE_KING_SIDE | WHITE_QUEEN_SIDE)
+                } else {
+                    !(BLACK_KING_SIDE | BLACK_QUEEN_SIDE)
+                };
+            }
+            rights &= !(corner_bit(from) | corner_bit(to));
+            if m.kind() == MoveKind::Castling {
+                rights &= !corner_bit(m.extra() as Sq);
+            }
+            if rights != old_castling {
+                self.key ^= KEYS.castling[old_castling as usize] ^ KEYS.castling[rights as usize];
+                self.castling = rights;
+            }
+        }
+        self.side = us.flip();
+        self.key ^= KEYS.side;
+        if self.ep_victim != 0 {
+            self.refresh_ep_liveness();
+        }
+    }
+
+    /// After a multi-step advance: is there a legal en-passant capture? Only then do the e.p. squares count
+    /// (key, FEN, repetition).
+    pub(crate) fn refresh_ep_liveness(&mut self) {
+        let us = self.side;
+        let fwd = if us == Color::White { WIDTH } else { -WIDTH };
+        let mut live = false;
+        for e in self.ep {
+            if e == 0 || live {
+                continue;
+            }
+            for side in [-1, 1] {
+                let from = e as i32 - fwd + side;
+                let c = self.board[from as usize];
+                if is_piece(c)
+                    && color_of(c) == us
+                    && matches!(kind_of(c), Kind::Pawn | Kind::Warrior)
+                {
+                    let m = Move::new(MoveKind::EnPassant, from as Sq, e, self.ep_victim);
+                    if self.is_legal_after(m) {
+                        live = true;
+                    }
+                }
+            }
+        }
+        if live {
+            self.ep_live = true;
+            for s in self.ep {
+                if s != 0 {
+                    self.key ^= KEYS.ep[s as usize];
+                }
+            }
+        }
+    }
+
+    /// Is the pseudo-legal move `m` legal: own King not attacked afterwards, and the Terror anti-trade rule kept.
+    pub fn is_legal_after(&self, m: Move) -> bool {
+        let us = self.side;
+        let mut next = self.clone();
+        next.make_move(m);
+        if next.is_attacked(next.king_square(us), us.flip()) {
+            return false;
+        }
+        // Anti-trade: a Terror or Eagle that lands on a Terror's square must not be capturable there.
+        if matches!(m.kind(), MoveKind::Normal) {
+            let target = self.at(m.to());
+            let mover = self.at(m.from());
+            if is_piece(target)
+                && kind_of(target) == Kind::Terror
+                && matches!(kind_of(mover), Kind::Terror | Kind::Eagle)
+                && next.is_attacked(m.to(), us.flip())
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(160);
+        self.pseudo_moves(&mut v);
+        v.retain(|&m| self.is_legal_after(m));
+        v
+    }
+
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut v = Vec::with_capacity(160);
+        self.pseudo_moves(&mut v);
+        v.iter().filter(|&&m| self.is_legal_after(m)).count() as u64
+    }
+
+    /// The legal move written `text` (`d4d7`, `c13c14q`, `g2h3,h3i4`, `i1c1,a1i1`).
+    pub fn parse_move(&self, text: &str) -> Result<Move, crate::chess::MoveParseError> {
+        use crate::chess::MoveParseError;
+        let t = text.trim();
+        if t.is_empty() || t.len() > 16 || !t.is_ascii() {
+            return Err(MoveParseError::Syntax(text.to_string()));
+        }
+        // Syntax first: squares and an optional promotion letter, one or two legs.
+        for leg in t.split(',') {
+            let (_, rest) =
+                split_square(leg).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
+            let (_, rest) =
+                split_square(rest).ok_or_else(|| MoveParseError::Syntax(text.to_string()))?;
+            if rest.len() > 1
+                || (rest.len() == 1
+                    && Kind::from_letter(rest.chars().next().unwrap_or(' ')).is_none())
+            {
+                return Err(MoveParseError::Syntax(text.to_string()));
+            }
+        }
+        self.legal_moves()
+            .into_iter()
+            .find(|m| m.text() == t)
+            .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+}
+
+/// Perft for Makromachy (bulk-counted last ply).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut n = 0;
+            for m in pos.legal_moves() {
+                let mut next = pos.clone();
+                next.make_move(m);
+                n += perft(&next, depth - 1);
+            }
+            n
+        }
+    }
+}

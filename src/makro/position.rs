@@ -1,0 +1,348 @@
+//! The Makromachy position: a 20x20 mailbox (the 14x14 board inside a 3-square border, so that every leap up to
+//! the Zebra's and the Camel's lands either on the board or on a sentinel, with no bounds arithmetic), side to
+//! move, castling rights, en-passant squares, clocks and the Zobrist key.
+
+use super::pieces::Kind;
+use crate::chess::Color;
+use std::fmt;
+
+pub const FILES: i32 = 14;
+pub const RANKS: i32 = 14;
+/// Mailbox width: 14 files plus a 3-square border on each side.
+pub const WIDTH: i32 = 20;
+pub const MAILBOX: usize = (WIDTH * WIDTH) as usize;
+
+/// Board cell values: `EMPTY`, `OFF` (border), or a piece code `kind | colour << 5`.
+pub const EMPTY: u8 = 0;
+pub const OFF: u8 = 0xFF;
+const BLACK_BIT: u8 = 32;
+
+pub const STARTPOS: &str =
+    "djivcgulkcvijd/wwwzrftqfrzwww/bhnmeossoeanhb/pppppppppppppp/14/14/14/14/14/14/\
+PPPPPPPPPPPPPP/BHNMEOSSOEANHB/WWWZRFTQFRZWWW/DJIVCGULKCVIJD w KQkq - 0 1";
+
+/// A square as a mailbox index.
+pub type Sq = u16;
+
+#[inline(always)]
+pub const fn sq(file: i32, rank: i32) -> Sq {
+    ((rank + 3) * WIDTH + file + 3) as Sq
+}
+
+#[inline(always)]
+pub const fn file_of(s: Sq) -> i32 {
+    s as i32 % WIDTH - 3
+}
+
+#[inline(always)]
+pub const fn rank_of(s: Sq) -> i32 {
+    s as i32 / WIDTH - 3
+}
+
+#[inline(always)]
+pub const fn offset(df: i8, dr: i8) -> i32 {
+    df as i32 + dr as i32 * WIDTH
+}
+
+/// `a1`, `h10`, `n14`.
+pub fn square_name(s: Sq) -> String {
+    format!("{}{}", (b'a' + file_of(s) as u8) as char, rank_of(s) + 1)
+}
+
+/// Reads a square name; `text` must be exactly the name.
+pub fn parse_square(text: &str) -> Option<Sq> {
+    let b = text.as_bytes();
+    if b.len() < 2 || b.len() > 3 || !(b'a'..=b'n').contains(&b[0]) {
+        return None;
+    }
+    let rank: i32 = text[1..].parse().ok()?;
+    if !(1..=RANKS).contains(&rank) || text[1..].starts_with('0') {
+        return None;
+    }
+    Some(sq((b[0] - b'a') as i32, rank - 1))
+}
+
+/// Splits the front of `text` into a square name and the rest (`h10x` → `h10`, `x`).
+pub fn split_square(text: &str) -> Option<(Sq, &str)> {
+    let b = text.as_bytes();
+    if b.len() < 2 {
+        return None;
+    }
+    let digits = b[1..]
+        .iter()
+        .take(2)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    // Prefer the two-digit reading when it is a real rank (`h10`), else one digit (`h1` in `h1h2`).
+    for n in (1..=digits).rev() {
+        if let Some(s) = parse_square(&text[..1 + n]) {
+            return Some((s, &text[1 + n..]));
+        }
+    }
+    None
+}
+
+#[inline(always)]
+pub const fn code(color: Color, kind: Kind) -> u8 {
+    kind as u8
+        | if matches!(color, Color::Black) {
+            BLACK_BIT
+        } else {
+            0
+        }
+}
+
+#[inline(always)]
+pub const fn kind_of(code: u8) -> Kind {
+    Kind::from_code(code & 31)
+}
+
+#[inline(always)]
+pub const fn color_of(code: u8) -> Color {
+    if code & BLACK_BIT != 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A piece code is a real piece (not empty, not border).
+#[inline(always)]
+pub const fn is_piece(code: u8) -> bool {
+    code != EMPTY && code != OFF
+}
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+/// Zobrist keys, made at compile time: one per (piece code, mailbox square), side, castling mask and
+/// en-passant square.
+pub struct Keys {
+    pub piece: [[u64; MAILBOX]; 64],
+    pub side: u64,
+    pub castling: [u64; 16],
+    pub ep: [u64; MAILBOX],
+}
+
+const fn make_keys() -> Keys {
+    let mut k = Keys {
+        piece: [[0; MAILBOX]; 64],
+        side: 0,
+        castling: [0; 16],
+        ep: [0; MAILBOX],
+    };
+    let mut state = 0x4D41_4B52_u64;
+    let mut c = 0;
+    while c < 64 {
+        let mut s = 0;
+        while s < MAILBOX {
+            let (st, v) = splitmix(state);
+            state = st;
+            k.piece[c][s] = v;
+            s += 1;
+        }
+        c += 1;
+    }
+    let (st, v) = splitmix(state);
+    state = st;
+    k.side = v;
+    let mut m = 1;
+    while m < 16 {
+        let (st, v) = splitmix(state);
+        state = st;
+        k.castling[m] = v;
+        m += 1;
+    }
+    let mut s = 0;
+    while s < MAILBOX {
+        let (st, v) = splitmix(state);
+        state = st;
+        k.ep[s] = v;
+        s += 1;
+    }
+    k
+}
+
+pub static KEYS: Keys = make_keys();
+
+/// Castling rights: White's n-file (king-side) and a-file (queen-side) Dragon Kings, then Black's.
+pub const WHITE_KING_SIDE: u8 = 1;
+pub const WHITE_QUEEN_SIDE: u8 = 2;
+pub const BLACK_KING_SIDE: u8 = 4;
+pub const BLACK_QUEEN_SIDE: u8 = 8;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: [u8; MAILBOX],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// Squares passed over by the last multi-step advance (0 = none), capturable en passant.
+    pub(crate) ep: [Sq; 2],
+    /// Where the piece that made that advance stands.
+    pub(crate) ep_victim: Sq,
+    /// True when some en-passant capture is actually legal (only then are the e.p. squares part of the key).
+    pub(crate) ep_live: bool,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+    pub(crate) kings: [Sq; 2],
+}
+
+impl Position {
+    pub(crate) fn empty() -> Position {
+        let mut board = [OFF; MAILBOX];
+        for r in 0..RANKS {
+            for f in 0..FILES {
+                board[sq(f, r) as usize] = EMPTY;
+            }
+        }
+        Position {
+            board,
+            side: Color::White,
+            castling: 0,
+            ep: [0; 2],
+            ep_victim: 0,
+            ep_live: false,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            kings: [0; 2],
+        }
+    }
+
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("start FEN is valid")
+    }
+
+    #[inline(always)]
+    pub fn at(&self, s: Sq) -> u8 {
+        self.board[s as usize]
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, s: Sq) -> Option<(Color, Kind)> {
+        let c = self.at(s);
+        is_piece(c).then(|| (color_of(c), kind_of(c)))
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    pub fn king_square(&self, color: Color) -> Sq {
+        self.kings[color.index()]
+    }
+
+    /// The en-passant squares, when an en-passant capture is really possible.
+    pub fn live_ep_squares(&self) -> Vec<Sq> {
+        if self.ep_live {
+            self.ep.iter().copied().filter(|&s| s != 0).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, s: Sq, c: u8) {
+        self.board[s as usize] = c;
+        self.key ^= KEYS.piece[c as usize & 63][s as usize];
+        if kind_of(c) == Kind::King {
+            self.kings[color_of(c).index()] = s;
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, s: Sq) -> u8 {
+        let c = self.board[s as usize];
+        self.board[s as usize] = EMPTY;
+        self.key ^= KEYS.piece[c as usize & 63][s as usize];
+        c
+    }
+
+    /// The key from scratch (tests hold the incremental key against it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for r in 0..RANKS {
+            for f in 0..FILES {
+                let s = sq(f, r);
+                let c = self.at(s);
+                if is_piece(c) {
+                    key ^= KEYS.piece[c as usize & 63][s as usize];
+                }
+            }
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.side;
+        }
+        key ^= KEYS.castling[self.castling as usize];
+        if self.ep_live {
+            for s in self.ep {
+                if s != 0 {
+                    key ^= KEYS.ep[s as usize];
+                }
+            }
+        }
+        key
+    }
+
+    /// Number of pieces of each side (for the bare-kings rule and the evaluation).
+    pub fn piece_count(&self, color: Color) -> usize {
+        (0..RANKS)
+            .flat_map(|r| (0..FILES).map(move |f| sq(f, r)))
+            .filter(|&s| is_piece(self.at(s)) && color_of(self.at(s)) == color)
+            .count()
+    }
+
+    /// The board as text, rank 14 at the top.
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        for r in (0..RANKS).rev() {
+            s.push_str(&format!("{:>2} ", r + 1));
+            for f in 0..FILES {
+                let c = self.at(sq(f, r));
+                let ch = if is_piece(c) {
+                    let l = kind_of(c).letter();
+                    if color_of(c) == Color::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    }
+                } else {
+                    '.'
+                };
+                s.push(' ');
+                s.push(ch);
+            }
+            s.push('\n');
+        }
+        s.push_str("    a b c d e f g h i j k l m n\n");
+        s
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "makro::Position({})", self.to_fen())
+    }
+}

@@ -1,0 +1,540 @@
+//! How a game of orthodox chess ends, exactly as the Dineri platform applies the FIDE rules
+//! (`../shared/rules/dineri.md`): checkmate, stalemate, and the automatic draws — threefold repetition,
+//! the fifty-move rule (a mate on the hundredth ply stands) and the dead positions of Dineri's list — plus
+//! resignation and draw by agreement with its re-offer rule.
+//!
+//! `play`, the xboard front end and tests use this module; the search's own draw detection is held against it
+//! in tests.
+
+use crate::chess::{Color, Move, MoveParseError, Position};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    ThreefoldRepetition,
+    FiftyMoveRule,
+    /// No sequence of legal moves can end in mate (Dineri's list: K v K, K+B v K, K+N v K, same-coloured
+    /// bishops only).
+    DeadPosition,
+    Resignation,
+    Agreement,
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::ThreefoldRepetition => "threefold repetition",
+            Termination::FiftyMoveRule => "fifty-move rule",
+            Termination::DeadPosition => "no mate possible",
+            Termination::Resignation => "resignation",
+            Termination::Agreement => "draw by agreement",
+        })
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    pub termination: Termination,
+}
+
+impl Outcome {
+    /// The PGN result string: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_str(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// What the rules refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    GameOver(Outcome),
+    IllegalMove(MoveParseError),
+    /// A second offer before the opponent has played two moves since the first.
+    OfferTooSoon {
+        opponent_moves_needed: u32,
+    },
+    /// Accepting or declining with no offer from the opponent standing.
+    NoOfferPending,
+    /// Offering while one's own offer still stands.
+    OfferAlreadyPending,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::GameOver(o) => write!(f, "the game is over ({}, {})", o.result_str(), o.termination),
+            RulesError::IllegalMove(e) => write!(f, "{e}"),
+            RulesError::OfferTooSoon { opponent_moves_needed } => write!(
+                f,
+                "a new draw offer needs {opponent_moves_needed} more move(s) by the opponent since the last one"
+            ),
+            RulesError::NoOfferPending => write!(f, "there is no draw offer to answer"),
+            RulesError::OfferAlreadyPending => write!(f, "your draw offer still stands"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Can `pos` be told to have ended by itself (not by resignation or agreement), and how?
+/// `history` holds the positions before it since the game began (any order); the repetition count includes
+/// `pos` itself.
+pub fn automatic_ending(pos: &Position, history: &[Position]) -> Option<Outcome> {
+    let moves = pos.count_legal_moves();
+    if moves == 0 {
+        return Some(if pos.in_check() {
+            Outcome {
+                winner: Some(pos.side_to_move().flip()),
+                termination: Termination::Checkmate,
+            }
+        } else {
+            Outcome {
+                winner: None,
+                termination: Termination::Stalemate,
+            }
+        });
+    }
+    let draw = |termination| {
+        Some(Outcome {
+            winner: None,
+            termination,
+        })
+    };
+    if pos.is_dead_position() {
+        return draw(Termination::DeadPosition);
+    }
+    // Earlier occurrences: same key and the same position (the key already covers side to move, castling
+    // rights and real en-passant rights; comparing the FEN placement guards against a key collision).
+    let earlier = history.iter().filter(|p| same_position(p, pos)).count();
+    if earlier >= 2 {
+        return draw(Termination::ThreefoldRepetition);
+    }
+    if pos.halfmove_clock() >= 100 {
+        return draw(Termination::FiftyMoveRule);
+    }
+    None
+}
+
+/// The same position in the FIDE sense of the repetition rule.
+pub fn same_position(a: &Position, b: &Position) -> bool {
+    a.key() == b.key()
+        && a.side_to_move() == b.side_to_move()
+        && a.castling_rights() == b.castling_rights()
+        && a.ep_square() == b.ep_square()
+        && a.occupied() == b.occupied()
+        && crate::chess::PieceType::ALL
+            .iter()
+            .all(|&k| a.pieces(k) == b.pieces(k))
+        && a.color_bb(Color::White) == b.color_bb(Color::White)
+}
+
+/// A game in progress: its start, its moves, the draw-offer state, and how it ended.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    outcome: Option<Outcome>,
+    /// The side whose offer stands (until the opponent moves or answers).
+    pending_offer: Option<Color>,
+    /// Per colour: moves the opponent has played since this colour's last offer (None: never offered).
+    opponent_moves_since_offer: [Option<u32>; 2],
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        let mut g = Game {
+            start,
+            positions: vec![start],
+            moves: Vec::new(),
+            outcome: None,
+            pending_offer: None,
+            opponent_moves_since_offer: [None, None],
+        };
+        // A start position may already be finished (mate, stalemate, dead).
+        g.outcome = automatic_ending(&start, &[]);
+        g
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions.last().unwrap_or(&self.start)
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, the start first and the current one last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    pub fn pending_offer(&self) -> Option<Color> {
+        self.pending_offer
+    }
+
+    /// Plays a legal move for the side to move and applies every automatic ending.
+    pub fn play(&mut self, m: Move) -> Result<(), RulesError> {
+        if let Some(o) = self.outcome {
+            return Err(RulesError::GameOver(o));
+        }
+        let pos = *self.position();
+        if !pos.is_legal(m) {
+            return Err(RulesError::IllegalMove(MoveParseError::Illegal(
+                m.to_uci(pos.is_chess960()),
+            )));
+        }
+        let mover = pos.side_to_move();
+        let mut next = pos;
+        next.make_move(m);
+        // An offer lapses when its receiver moves instead of answering.
+        if self.pending_offer == Some(mover.flip()) {
+            self.pending_offer = None;
+        }
+        if let Some(n) = &mut self.opponent_moves_since_offer[mover.flip().index()] {
+            *n += 1;
+        }
+        self.outcome = automatic_ending(&next, &self.positions);
+        self.positions.push(next);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Plays a move given as UCI (`e2e4`) or SAN (`e4`, `Nf3`, `O-O`) text.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, RulesError> {
+        if let Some(o) = self.outcome {
+            return Err(RulesError::GameOver(o));
+        }
+        let pos = self.position();
+        let m = pos
+            .parse_uci_move(text)
+            .or_else(|_| pos.parse_san(text))
+            .map_err(RulesError::IllegalMove)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    pub fn resign(&mut self, who: Color) -> Result<(), RulesError> {
+        if let Some(o) = self.outcome {
+            return Err(RulesError::GameOver(o));
+        }
+        self.outcome = Some(Outcome {
+            winner: Some(who.flip()),
+            termination: Termination::Resignation,
+        });
+        Ok(())
+    }
+
+    /// `who` offers a draw. Refused while the game is over, while `who`'s earlier offer stands, or before the
+    /// opponent has played two moves since `who`'s last offer.
+    pub fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        if let Some(o) = self.outcome {
+            return Err(RulesError::GameOver(o));
+        }
+        if self.pending_offer == Some(who) {
+            return Err(RulesError::OfferAlreadyPending);
+        }
+        if let Some(n) = self.opponent_moves_since_offer[who.index()] {
+            if n < 2 {
+                return Err(RulesError::OfferTooSoon {
+                    opponent_moves_needed: 2 - n,
+                });
+            }
+        }
+        self.opponent_moves_since_offer[who.index()] = Some(0);
+        self.pending_offer = Some(who);
+        Ok(())
+    }
+
+    /// May `who` offer a draw now?
+    pub fn can_offer_draw(&self, who: Color) -> bool {
+        self.outcome.is_none()
+            && self.pending_offer != Some(who)
+            && self.opponent_moves_since_offer[who.index()].is_none_or(|n| n >= 2)
+    }
+
+    /// `who` accepts the opponent's standing offer: the game is drawn.
+    pub fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        if let Some(o) = self.outcome {
+            return Err(RulesError::GameOver(o));
+        }
+        if self.pending_offer != Some(who.flip()) {
+            return Err(RulesError::NoOfferPending);
+        }
+        self.pending_offer = None;
+        self.outcome = Some(Outcome {
+            winner: None,
+            termination: Termination::Agreement,
+        });
+        Ok(())
+    }
+
+    /// `who` declines the opponent's standing offer; play goes on.
+    pub fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        if self.pending_offer != Some(who.flip()) {
+            return Err(RulesError::NoOfferPending);
+        }
+        self.pending_offer = None;
+        Ok(())
+    }
+
+    /// The moves in SAN with move numbers (`1. e4 e5 2. Nf3`), as PGN movetext without the result.
+    pub fn san_movetext(&self) -> String {
+        let mut out = String::new();
+        for (i, (m, pos)) in self.moves.iter().zip(&self.positions).enumerate() {
+            let white = pos.side_to_move() == Color::White;
+            if white || i == 0 {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{}.", pos.fullmove_number()));
+                if !white {
+                    out.push_str("..");
+                }
+            }
+            out.push(' ');
+            out.push_str(&pos.to_san(*m));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::STARTPOS;
+
+    fn game(fen: &str) -> Game {
+        Game::new(Position::from_fen(fen, false).unwrap())
+    }
+
+    fn play_all(g: &mut Game, moves: &str) {
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+    }
+
+    fn ended_by(g: &Game) -> Option<Termination> {
+        g.outcome().map(|o| o.termination)
+    }
+
+    #[test]
+    fn checkmate_and_stalemate() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "f3 e5 g4 Qh4#");
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: Some(Color::Black),
+                termination: Termination::Checkmate
+            })
+        );
+        assert!(matches!(g.play_text("a3"), Err(RulesError::GameOver(_))));
+
+        let mut s = game("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1");
+        play_all(&mut s, "Qf6");
+        assert_eq!(ended_by(&s), None);
+        let mut s = game("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+        play_all(&mut s, "Qf7");
+        assert_eq!(ended_by(&s), Some(Termination::Stalemate));
+        assert_eq!(s.outcome().unwrap().result_str(), "1/2-1/2");
+    }
+
+    #[test]
+    fn threefold_on_the_third_occurrence_not_the_second() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "Nf3 Nf6 Ng1 Ng8");
+        assert_eq!(
+            ended_by(&g),
+            None,
+            "second occurrence of the start position is no draw"
+        );
+        play_all(&mut g, "Nf3 Nf6 Ng1");
+        assert_eq!(ended_by(&g), None);
+        play_all(&mut g, "Ng8");
+        assert_eq!(ended_by(&g), Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn useless_en_passant_square_does_not_make_positions_differ() {
+        // After 1. e4 the e3 square is no real e.p. right (no black pawn beside e4): the position after
+        // 1. e4 Nf6 2. Nf3 Ng8 3. Ng1 is the same as after 1. e4 (Black to move), so it counts.
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "e4 Nf6 Nf3 Ng8 Ng1");
+        assert_eq!(ended_by(&g), None);
+        play_all(&mut g, "Nf6 Nf3 Ng8 Ng1");
+        assert_eq!(ended_by(&g), Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn real_en_passant_right_makes_positions_differ() {
+        // Black pawn on d4: after e2-e4, d4xe3 is possible, so that position is not repeated by the later ones.
+        let mut g = game("4k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 1");
+        play_all(&mut g, "e4 Kd7 Nf3 Ke8 Ng1 Kd7 Nf3 Ke8 Ng1");
+        // Black to move with Ke8 and Ng1 has now stood three times, but the first (after e4) carried a real
+        // e.p. right: only two occurrences count.
+        assert_eq!(ended_by(&g), None);
+        // White to move with Kd7 and Ng1 comes a third time.
+        play_all(&mut g, "Kd7");
+        assert_eq!(ended_by(&g), Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn castling_right_loss_makes_positions_differ() {
+        let mut g = game("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+        // The start placement recurs twice more, but without the castling rights: not a third occurrence.
+        play_all(&mut g, "Rh2 Kd8 Rh1 Ke8 Rh2 Kd8 Rh1 Ke8");
+        assert_eq!(ended_by(&g), None);
+        // Rh2/Kd8 with White to move (no rights any more) comes a third time.
+        play_all(&mut g, "Rh2 Kd8");
+        assert_eq!(ended_by(&g), Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn fifty_moves_at_the_hundredth_ply() {
+        let mut g = game("7k/8/8/8/8/8/R7/K7 w - - 98 80");
+        play_all(&mut g, "Rb2");
+        assert_eq!(ended_by(&g), None, "99 plies");
+        play_all(&mut g, "Kg8");
+        assert_eq!(ended_by(&g), Some(Termination::FiftyMoveRule));
+    }
+
+    #[test]
+    fn mate_on_the_hundredth_ply_stands() {
+        let mut g = game("7k/R7/6K1/8/8/8/8/8 w - - 99 80");
+        play_all(&mut g, "Ra8#");
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                winner: Some(Color::White),
+                termination: Termination::Checkmate
+            })
+        );
+    }
+
+    #[test]
+    fn promotion_and_capture_reset_the_count() {
+        let mut g = game("7k/1P6/8/8/8/8/8/K7 w - - 99 80");
+        play_all(&mut g, "b8=Q+");
+        assert_eq!(g.position().halfmove_clock(), 0);
+        assert_eq!(ended_by(&g), None);
+    }
+
+    #[test]
+    fn dead_positions_exactly_dineri_list() {
+        let dead = [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3KB3/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+            "8/8/4kb2/8/8/3K4/8/8 w - - 0 1",
+            // Bishops only, all on dark squares (h8, c3, a1), of both colours.
+            "7b/8/4k3/8/8/2B1K3/8/B7 w - - 0 1",
+        ];
+        for fen in dead {
+            let p = Position::from_fen(fen, false).unwrap();
+            assert_eq!(
+                automatic_ending(&p, &[]).map(|o| o.termination),
+                Some(Termination::DeadPosition),
+                "{fen}"
+            );
+        }
+        let alive = [
+            "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", // K+N+N v K is not on the list
+            "8/8/4kn2/8/8/3KN3/8/8 w - - 0 1", // K+N v K+N
+            "8/8/4kb2/8/8/3BK3/8/8 w - - 0 1", // bishops on both square colours (f6 dark, d3 light)
+            "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",  // a pawn
+            "8/8/4kb2/8/8/3KN3/8/8 w - - 0 1", // bishop and knight
+        ];
+        for fen in alive {
+            let p = Position::from_fen(fen, false).unwrap();
+            assert_eq!(automatic_ending(&p, &[]), None, "{fen}");
+        }
+    }
+
+    #[test]
+    fn dead_position_reached_by_capture_ends_the_game() {
+        let mut g = game("8/8/4k3/8/3r4/3K4/8/8 w - - 0 1");
+        play_all(&mut g, "Kxd4");
+        assert_eq!(ended_by(&g), Some(Termination::DeadPosition));
+    }
+
+    #[test]
+    fn draw_offer_rules() {
+        let mut g = game(STARTPOS);
+        g.offer_draw(Color::White).unwrap();
+        assert_eq!(
+            g.offer_draw(Color::White),
+            Err(RulesError::OfferAlreadyPending)
+        );
+        g.decline_draw(Color::Black).unwrap();
+        assert_eq!(
+            g.offer_draw(Color::White),
+            Err(RulesError::OfferTooSoon {
+                opponent_moves_needed: 2
+            })
+        );
+        play_all(&mut g, "e4 e5 Nf3");
+        assert_eq!(
+            g.offer_draw(Color::White),
+            Err(RulesError::OfferTooSoon {
+                opponent_moves_needed: 1
+            })
+        );
+        assert!(!g.can_offer_draw(Color::White));
+        play_all(&mut g, "Nc6");
+        assert!(g.can_offer_draw(Color::White));
+        g.offer_draw(Color::White).unwrap();
+        // The offer lapses when Black moves instead of answering.
+        play_all(&mut g, "Bc4 Bc5");
+        assert_eq!(g.pending_offer(), None);
+        assert_eq!(g.accept_draw(Color::Black), Err(RulesError::NoOfferPending));
+        // Black may offer at once: the rule only binds the same player.
+        g.offer_draw(Color::Black).unwrap();
+        g.accept_draw(Color::White).unwrap();
+        assert_eq!(ended_by(&g), Some(Termination::Agreement));
+        assert_eq!(g.outcome().unwrap().result_str(), "1/2-1/2");
+    }
+
+    #[test]
+    fn resignation() {
+        let mut g = game(STARTPOS);
+        g.resign(Color::White).unwrap();
+        assert_eq!(g.outcome().unwrap().winner, Some(Color::Black));
+        assert_eq!(ended_by(&g), Some(Termination::Resignation));
+        assert!(g.resign(Color::Black).is_err());
+    }
+
+    #[test]
+    fn movetext() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "e4 e5 Nf3");
+        assert_eq!(g.san_movetext(), "1. e4 e5 2. Nf3");
+        let mut b = game("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
+        play_all(&mut b, "Kd7 e4");
+        assert_eq!(b.san_movetext(), "7... Kd7 8. e4");
+    }
+}

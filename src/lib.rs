@@ -2,9 +2,14 @@
 
 pub mod bench;
 pub mod chess;
+// The protocol layer handles untrusted input: it must report errors, never panic.
+#[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod makro;
 pub mod perft;
 pub mod rules;
 pub mod search;
+#[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod uci;

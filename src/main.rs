@@ -2,6 +2,7 @@
 
 use corvid::chess::Position;
 use corvid::perft;
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -21,8 +22,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
-            eprintln!("the UCI loop arrives with the engine; for now:\n{USAGE}");
-            ExitCode::FAILURE
+            protocol_loop();
+            ExitCode::SUCCESS
         }
         Some("bench") => run_bench(&args[1..]),
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
@@ -35,6 +36,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The protocol loop on stdin/stdout. The first line chooses the protocol: CECP (`xboard`) is not there yet,
+/// so it gets a CECP error line and the session goes on as UCI.
+fn protocol_loop() {
+    let mut input = BufReader::new(std::io::stdin());
+    let mut first = Vec::new();
+    if input.read_until(b'\n', &mut first).is_err() {
+        return;
+    }
+    if String::from_utf8_lossy(&first).trim() == "xboard" {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "Error (not supported yet: CECP; use UCI): xboard");
+        let _ = out.flush();
+        first.clear();
+    }
+    // The first line goes back in front of the rest of the input.
+    let input = BufReader::new(Cursor::new(first).chain(input));
+    corvid::uci::run(input, std::io::stdout());
 }
 
 fn run_bench(args: &[String]) -> ExitCode {

@@ -1,0 +1,671 @@
+//! Whole UCI sessions against the real `corvid` binary: every command, option edge values, stop / ponderhit /
+//! quit mid-search, `isready` answered mid-search, `bestmove` exactly once per `go`, and malformed input.
+
+use corvid::chess::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Generous bound for things that should take milliseconds (CI machines are shared and slow).
+const SOON: Duration = Duration::from_secs(5);
+
+/// A running engine with its output read on a thread, so every wait has a deadline.
+struct Corvid {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    log: Vec<String>,
+}
+
+impl Corvid {
+    fn start() -> Corvid {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start corvid");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Corvid {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            log: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.log.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to corvid");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next line, or None after `timeout`.
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.log.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first one for which `done` holds; fails the test after `timeout`.
+    fn until(&mut self, timeout: Duration, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(l) => {
+                    let stop = done(&l);
+                    got.push(l);
+                    if stop {
+                        return got;
+                    }
+                }
+                None => panic!(
+                    "no {what} within {timeout:?}; session:\n{}",
+                    self.log.join("\n")
+                ),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> Vec<String> {
+        self.until(timeout, "bestmove", |l| l.starts_with("bestmove"))
+    }
+
+    /// Sends `isready`; returns the lines before `readyok` and how long the answer took.
+    fn isready(&mut self) -> (Vec<String>, Duration) {
+        let t = Instant::now();
+        self.send("isready");
+        let mut lines = self.until(SOON, "readyok", |l| l == "readyok");
+        lines.pop();
+        (lines, t.elapsed())
+    }
+
+    /// Sends a bad line and checks it gets exactly one `info string` and leaves the engine answering.
+    fn expect_complaint(&mut self, line: &str) -> String {
+        self.send(line);
+        let (before, _) = self.isready();
+        let complaints: Vec<&String> = before
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(
+            complaints.len(),
+            1,
+            "'{line}' should give one info string, got {before:?}"
+        );
+        complaints[0].clone()
+    }
+
+    /// Sends `quit` and waits for the process to end.
+    fn quit(mut self) {
+        self.send("quit");
+        self.wait_exit(SOON);
+    }
+
+    fn wait_exit(&mut self, timeout: Duration) -> Duration {
+        let t = Instant::now();
+        while t.elapsed() < timeout {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return t.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
+        panic!("corvid did not exit; session:\n{}", self.log.join("\n"));
+    }
+}
+
+impl Drop for Corvid {
+    fn drop(&mut self) {
+        // A failed test must not leave an engine running.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn count_bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+/// The move of a `bestmove` line, checked legal in `pos`.
+fn assert_legal_bestmove(line: &str, pos: &Position) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"bestmove"), "{line}");
+    let mv = words.get(1).expect("a move");
+    assert!(pos.parse_uci_move(mv).is_ok(), "illegal bestmove in {line}");
+    if let Some(i) = words.iter().position(|&w| w == "ponder") {
+        let mut after = *pos;
+        after.make_move(pos.parse_uci_move(mv).expect("legal"));
+        let reply = words.get(i + 1).expect("a ponder move");
+        assert!(
+            after.parse_uci_move(reply).is_ok(),
+            "illegal ponder move in {line}"
+        );
+    }
+}
+
+fn is_move_text(m: &str) -> bool {
+    let b = m.as_bytes();
+    (4..=5).contains(&b.len())
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+}
+
+fn value_after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == key)?;
+    words.next()
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Corvid::start();
+    e.send("uci");
+    let lines = e.until(SOON, "uciok", |l| l == "uciok");
+    assert!(lines[0].starts_with("id name Corvid"));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Move Overhead",
+        "Clear Hash",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+        "UCI_Variant",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "no option {name} in {lines:?}"
+        );
+    }
+    let (before, _) = e.isready();
+    assert!(before.is_empty());
+    e.quit();
+}
+
+#[test]
+fn go_depth_reports_info_then_one_legal_bestmove() {
+    let mut e = Corvid::start();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 4");
+    let lines = e.bestmove(SOON * 4);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    let last = infos[infos.len() - 1];
+    assert_eq!(value_after(last, "depth"), Some("4"), "{last}");
+    for key in [
+        "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
+    ] {
+        assert!(value_after(last, key).is_some(), "no {key} in {last}");
+    }
+    let mut pos = Position::startpos();
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        pos.make_move(pos.parse_uci_move(m).expect("legal"));
+    }
+    assert_legal_bestmove(lines.last().expect("bestmove"), &pos);
+    // No second bestmove follows.
+    let (after, _) = e.isready();
+    assert_eq!(count_bestmoves(&after), 0, "{after:?}");
+    e.quit();
+}
+
+#[test]
+fn limits_nodes_movetime_mate_and_clock_each_end_with_one_bestmove() {
+    let mut e = Corvid::start();
+    e.send("position startpos");
+    for go in [
+        "go nodes 2000",
+        "go movetime 50",
+        "go wtime 300 btime 300 winc 10 binc 10",
+        "go wtime 1000 btime 1000 movestogo 1",
+        "go depth 2 searchmoves a2a3 h2h4",
+    ] {
+        e.send(go);
+        let lines = e.bestmove(SOON * 2);
+        assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());
+        if go.contains("searchmoves") {
+            let best = lines.last().expect("bestmove");
+            assert!(
+                best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h4"),
+                "{best}"
+            );
+        }
+        let (after, _) = e.isready();
+        assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+    }
+    // A mate in 2 for White (Qh5-f7 style): `go mate 2` finds a mate score.
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+    e.send("go mate 2");
+    let lines = e.bestmove(SOON * 4);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "no mate score: {lines:?}"
+    );
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove h5f7")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Corvid::start();
+    // Checkmated (back-rank mate), then stalemated.
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/K7 b - - 0 1");
+    e.send("go depth 3");
+    let lines = e.bestmove(SOON);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 100");
+    let lines = e.bestmove(SOON);
+    assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+
+    // While infinite, even a mated side waits for `stop` before answering.
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/K7 b - - 0 1");
+    e.send("go infinite");
+    let (before, _) = e.isready();
+    std::thread::sleep(Duration::from_millis(100));
+    let (more, _) = e.isready();
+    assert_eq!(count_bestmoves(&before) + count_bestmoves(&more), 0);
+    e.send("stop");
+    let lines = e.bestmove(SOON);
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+    e.quit();
+}
+
+#[test]
+fn isready_is_answered_at_once_mid_search_and_stop_ends_it() {
+    let mut e = Corvid::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let mut worst = Duration::ZERO;
+    for _ in 0..5 {
+        let (before, took) = e.isready();
+        assert_eq!(
+            count_bestmoves(&before),
+            0,
+            "infinite search answered by itself"
+        );
+        worst = worst.max(took);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(worst < Duration::from_millis(100), "isready took {worst:?}");
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.bestmove(SOON);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());
+    let (after, _) = e.isready();
+    assert_eq!(count_bestmoves(&after), 0);
+    e.quit();
+}
+
+#[test]
+fn stop_at_once_still_gives_exactly_one_bestmove() {
+    let mut e = Corvid::start();
+    e.send("position startpos moves d2d4");
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("d2d4").expect("legal"));
+    for _ in 0..5 {
+        e.send("go infinite");
+        e.send("stop");
+        let lines = e.bestmove(SOON);
+        assert_legal_bestmove(lines.last().expect("bestmove"), &pos);
+    }
+    // `stop` without a search, and a second `stop`, are harmless and silent.
+    e.send("stop");
+    e.send("stop");
+    let (after, _) = e.isready();
+    assert_eq!(count_bestmoves(&after), 0, "{after:?}");
+    // A `go` during a search ends that search first: two gos, two bestmoves.
+    e.send("go infinite");
+    e.send("go depth 2");
+    let first = e.bestmove(SOON);
+    let second = e.bestmove(SOON);
+    assert_legal_bestmove(first.last().expect("bestmove"), &pos);
+    assert_legal_bestmove(second.last().expect("bestmove"), &pos);
+    e.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut e = Corvid::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    std::thread::sleep(Duration::from_millis(400));
+    let (before, took) = e.isready();
+    assert!(took < Duration::from_millis(100), "isready took {took:?}");
+    assert_eq!(count_bestmoves(&before), 0, "answered while pondering");
+    // After ponderhit the clock (2 s) runs: a move must come well within it.
+    let t = Instant::now();
+    e.send("ponderhit");
+    e.bestmove(Duration::from_millis(2000));
+    assert!(t.elapsed() < Duration::from_millis(2000));
+
+    e.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.bestmove(SOON);
+    // ponderhit with no search is ignored.
+    e.send("ponderhit");
+    let (after, _) = e.isready();
+    assert_eq!(count_bestmoves(&after), 0);
+    e.quit();
+}
+
+#[test]
+fn quit_and_end_of_input_end_a_running_search() {
+    let mut e = Corvid::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    let took = e.wait_exit(SOON);
+    assert!(took < Duration::from_millis(500), "quit took {took:?}");
+
+    let mut e = Corvid::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.stdin = None; // EOF
+    let took = e.wait_exit(SOON);
+    assert!(took < Duration::from_millis(500), "EOF took {took:?}");
+}
+
+#[test]
+fn options_accept_their_edges_and_refuse_beyond() {
+    let mut e = Corvid::start();
+    for ok in [
+        "setoption name Hash value 1",
+        "setoption name Threads value 1",
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 1",
+        "setoption name MultiPV value 3",
+        "setoption name Move Overhead value 0",
+        "setoption name Move Overhead value 5000",
+        "setoption name move overhead value 10",
+        "setoption name Clear Hash",
+        "setoption name UCI_ShowWDL value true",
+        "setoption name UCI_Variant value chess",
+        "setoption name UCI_LimitStrength value false",
+        "setoption name UCI_Elo value 1000",
+        "setoption name UCI_Elo value 2800",
+        "setoption name Ponder value false",
+    ] {
+        e.send(ok);
+        let (before, _) = e.isready();
+        assert!(before.is_empty(), "'{ok}' gave {before:?}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 65537",
+        "setoption name Hash value -3",
+        "setoption name Hash value big",
+        "setoption name Hash",
+        "setoption name Threads value 0",
+        "setoption name Threads value 513",
+        "setoption name MultiPV value 0",
+        "setoption name Move Overhead value -1",
+        "setoption name UCI_Elo value 999",
+        "setoption name UCI_Elo value 2801",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name UCI_Variant value makromachy",
+        "setoption name Skill Level value 3",
+        "setoption value 3",
+    ] {
+        e.expect_complaint(bad);
+    }
+    // The largest Hash is either granted or refused with a message; the engine goes on either way.
+    e.send("setoption name Hash value 65536");
+    e.isready();
+    e.send("setoption name Hash value 8");
+
+    // MultiPV 3 and WDL show in the search output.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.bestmove(SOON * 2);
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .collect();
+    for pv in 1..=3 {
+        let tag = format!(" multipv {pv} ");
+        assert!(
+            last_depth.iter().any(|l| l.contains(&tag)),
+            "no multipv {pv}: {lines:?}"
+        );
+    }
+    assert!(
+        last_depth.iter().all(|l| l.contains(" wdl ")),
+        "{last_depth:?}"
+    );
+
+    // Weakened play still gives a legal move.
+    e.send("setoption name MultiPV value 1");
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1000");
+    e.send("go movetime 100");
+    let lines = e.bestmove(SOON);
+    assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());
+    e.quit();
+}
+
+#[test]
+fn castling_text_follows_uci_chess960() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let mut e = Corvid::start();
+    // Both notations are read in either mode; `d` shows the position after castling.
+    // (Chess960 mode writes the castling field Shredder-style.)
+    for (mode, castle, rights) in [("false", "e1h1", "kq"), ("true", "e1g1", "ha")] {
+        e.send(&format!("setoption name UCI_Chess960 value {mode}"));
+        e.send(&format!("position fen {fen} moves {castle}"));
+        e.send("d");
+        let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+        let want = format!("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b {rights} - 1 1");
+        assert_eq!(lines.last(), Some(&want));
+    }
+    // The search writes castling as king-takes-rook in Chess960 mode, king-two-squares otherwise.
+    for (mode, castle) in [("true", "e1h1"), ("false", "e1g1")] {
+        e.send(&format!("setoption name UCI_Chess960 value {mode}"));
+        e.send("position fen 4k3/8/8/8/8/8/5PPP/4K2R w K - 0 1");
+        e.send(&format!("go depth 1 searchmoves {castle}"));
+        let lines = e.bestmove(SOON);
+        assert_eq!(
+            lines.last().map(|l| l.split_whitespace().nth(1)),
+            Some(Some(castle)),
+            "{lines:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn d_eval_perft_and_bench() {
+    let mut e = Corvid::start();
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go perft 3");
+    let lines = e.until(SOON * 4, "Nodes searched", |l| {
+        l.starts_with("Nodes searched")
+    });
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 97862")
+    );
+    let per_move: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| is_move_text(m))
+        .map(|(_, n)| n.parse::<u64>().expect("a count"))
+        .collect();
+    assert_eq!(per_move.len(), 48);
+    assert_eq!(per_move.iter().sum::<u64>(), 97862);
+
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    e.send("d");
+    let lines = e.until(SOON, "Checkers", |l| l.starts_with("Checkers:"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "Fen: 4k3/8/8/8/8/8/8/4K2r w - - 0 1"));
+    let key = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Key: "))
+        .expect("key line");
+    assert_eq!(key.len(), 16);
+    assert!(key.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(lines.last().map(String::as_str), Some("Checkers: h1"));
+
+    e.send("eval");
+    let (lines, _) = e.isready();
+    assert!(!lines.is_empty(), "eval printed nothing");
+
+    e.send("bench 2");
+    let lines = e.until(Duration::from_secs(60), "bench summary", |l| {
+        l.ends_with(" nps") && l.contains(" nodes ")
+    });
+    let last = lines.last().expect("summary");
+    let nodes: u64 = last
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("node count");
+    assert!(nodes > 0);
+    e.quit();
+}
+
+#[test]
+fn malformed_input_gets_one_info_string_and_changes_nothing() {
+    let mut e = Corvid::start();
+    e.send("position startpos moves e2e4");
+    for bad in [
+        "hello",
+        "UCI",
+        "go depht 5",
+        "go depth",
+        "go depth -2",
+        "go nodes many",
+        "go movetime",
+        "go perft",
+        "go perft 999",
+        "position",
+        "position fen",
+        "position kiwipete",
+        "position startpos e2e4",
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "setoption",
+        "setoption name",
+        "isready please",
+        "bench 0",
+        "debug maybe",
+        "\u{7f}\u{1b}[A",
+        "ééé ☃",
+    ] {
+        e.expect_complaint(bad);
+    }
+    // None of that changed the position.
+    e.send("d");
+    let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    );
+    // An illegal move in the list: the moves before it stand (as Stockfish does).
+    let complaint = e.expect_complaint("position startpos moves e2e4 e7e5 e1e3 d7d5");
+    assert!(complaint.contains("e1e3"), "{complaint}");
+    e.send("d");
+    let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    );
+    // An illegal searchmove is reported and left out; the search still answers with a legal move.
+    e.send("go depth 2 searchmoves e1e5 d2d4");
+    let lines = e.bestmove(SOON);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count(),
+        1,
+        "{lines:?}"
+    );
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove d2d4")));
+    // Empty and blank lines are silently ignored.
+    e.send("");
+    e.send("   \t ");
+    let (before, _) = e.isready();
+    assert!(before.is_empty(), "{before:?}");
+    e.quit();
+}
+
+#[test]
+fn go_before_position_searches_the_start_position() {
+    let mut e = Corvid::start();
+    e.send("go depth 2");
+    let lines = e.bestmove(SOON);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count(),
+        1,
+        "{lines:?}"
+    );
+    assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());
+    e.quit();
+}
+
+#[test]
+fn xboard_first_line_is_refused_and_uci_goes_on() {
+    let mut e = Corvid::start();
+    e.send("xboard");
+    let first = e.next_line(SOON).expect("a reply to xboard");
+    assert!(first.starts_with("Error"), "{first}");
+    let (before, _) = e.isready();
+    assert!(before.is_empty());
+    e.quit();
+}

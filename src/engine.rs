@@ -607,7 +607,7 @@ impl Engine {
     pub fn perft(&self, depth: u32) -> String {
         let pos = &self.setup.current;
         let result = crate::perft::perft_divide(pos, depth, self.options.threads.max(1), None);
-        crate::perft::format_report(&result, pos.is_chess960(), true)
+        crate::perft::format_report(&result, true)
     }
 }
 

@@ -191,6 +191,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// position where no mate is possible?
     fn is_draw(&self) -> bool;
 
+    /// Has the side that just moved lost by a rule of the game? (Makromachy: repeating a position with a
+    /// checking Eagle move.) The search scores such a node as a win for the side to move.
+    fn lost_by_rule(&self) -> bool {
+        false
+    }
+
     /// The move as protocol text (UCI for chess).
     fn move_text(&self, m: Self::Move) -> String;
 }

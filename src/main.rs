@@ -9,7 +9,7 @@ use std::time::Duration;
 const USAGE: &str = "\
 usage:
   corvid                              the UCI protocol loop (stdin/stdout)
-  corvid bench [<depth>]              search the fixed bench positions; last line `<nodes> nodes <nps> nps`
+  corvid bench [<depth>] [--variant V] search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move
 options for perft/divide:
@@ -58,17 +58,34 @@ fn protocol_loop() {
 }
 
 fn run_bench(args: &[String]) -> ExitCode {
-    let depth = match args.first() {
-        None => None,
-        Some(d) => match d.parse::<u32>() {
-            Ok(d) if (1..=64).contains(&d) => Some(d),
-            _ => {
-                eprintln!("bench depth must be a number from 1 to 64\n{USAGE}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let mut depth = None;
+    let mut makromachy = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--variant" => match it.next().map(String::as_str) {
+                Some("chess") => makromachy = false,
+                Some("makromachy") => makromachy = true,
+                other => {
+                    eprintln!("unknown variant {other:?} (chess or makromachy)");
+                    return ExitCode::FAILURE;
+                }
+            },
+            d => match d.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => depth = Some(d),
+                _ => {
+                    eprintln!("bench depth must be a number from 1 to 64\n{USAGE}");
+                    return ExitCode::FAILURE;
+                }
+            },
+        }
+    }
+    let result = if makromachy {
+        corvid::bench::run_makro(depth)
+    } else {
+        corvid::bench::run(depth)
     };
-    print!("{}", corvid::bench::run(depth).text);
+    print!("{}", result.text);
     ExitCode::SUCCESS
 }
 

@@ -8,6 +8,7 @@
 //! `corvid bench --variant makromachy` are the measurement behind this choice.
 
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod pieces;
 pub mod position;

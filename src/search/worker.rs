@@ -490,6 +490,9 @@ impl<'a, G: Game> Worker<'a, G> {
         self.seldepth = self.seldepth.max(ply);
 
         // Step 2. Draws by rule, the ply ceiling, and mate distance pruning.
+        if self.game.lost_by_rule() {
+            return MATE_SCORE - ply as i32;
+        }
         if self.game.is_draw() {
             return 0;
         }
@@ -886,6 +889,9 @@ impl<'a, G: Game> Worker<'a, G> {
             self.pv_len[ply] = 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        if self.game.lost_by_rule() {
+            return MATE_SCORE - ply as i32;
+        }
         if self.game.is_draw() {
             return 0;
         }

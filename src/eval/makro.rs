@@ -1,0 +1,257 @@
+//! Makromachy evaluation, first version: material, Pawn and Warrior advancement, centralisation of the short-range
+//! pieces, and King safety against the pieces that strike from afar (flyers over screens, Cannons, sliders on
+//! open lines). The values are our own estimates from each piece's moves (short-range leapers ~2-3 Pawns, Rook 5,
+//! Queen 9.5, the flyers above their plain sliders, the Terror highest); they are the starting point for tuning.
+//! All tunables are in `PARAMS`.
+
+use crate::chess::Color;
+use crate::makro::pieces::{Kind, KIND_COUNT};
+use crate::makro::position::{color_of, is_piece, kind_of, sq, Position, FILES, RANKS};
+
+/// The evaluation's tunable numbers, in centipawns.
+pub struct Params {
+    /// Material per kind, indexed by `Kind::index()` (King 0).
+    pub value: [i32; KIND_COUNT],
+    /// Per rank advanced beyond the start, squared: `advance * ranks^2`.
+    pub pawn_advance: i32,
+    pub warrior_advance: i32,
+    /// Per step nearer the centre, for leapers and steppers (sliders do not care as much).
+    pub centralisation: i32,
+    /// Per enemy long-range piece aimed at the King's square along an open or flyable line.
+    pub king_line_threat: i32,
+    /// Per own piece adjacent to the King.
+    pub king_shelter: i32,
+    pub tempo: i32,
+}
+
+pub const PARAMS: Params = Params {
+    value: [
+        0,    // King
+        950,  // Queen
+        500,  // Rook
+        350,  // Bishop
+        300,  // Knight (with airlift)
+        260,  // Elephant
+        380,  // Champion
+        230,  // Camel
+        240,  // Zebra
+        850,  // Marshall
+        800,  // Archbishop
+        700,  // Dragon King
+        580,  // Dragon Horse
+        250,  // Archer
+        800,  // Griffon
+        600,  // Rhino
+        400,  // Cannon
+        300,  // Vao
+        1200, // Eagle
+        650,  // Raven
+        450,  // Bat
+        1600, // Terror
+        140,  // Warrior
+        100,  // Pawn
+    ],
+    pawn_advance: 4,
+    warrior_advance: 3,
+    centralisation: 3,
+    king_line_threat: 25,
+    king_shelter: 8,
+    tempo: 15,
+};
+
+/// Material value of a kind.
+#[inline(always)]
+pub fn value(kind: Kind) -> i32 {
+    PARAMS.value[kind.index()]
+}
+
+fn is_short_range(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Knight
+            | Kind::Elephant
+            | Kind::Champion
+            | Kind::Camel
+            | Kind::Zebra
+            | Kind::Archer
+            | Kind::Griffon
+            | Kind::Rhino
+    )
+}
+
+/// Per-colour terms (White's first), in centipawns.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Breakdown {
+    pub material: [i32; 2],
+    pub advancement: [i32; 2],
+    pub centralisation: [i32; 2],
+    pub king_safety: [i32; 2],
+}
+
+fn breakdown(pos: &Position) -> Breakdown {
+    let mut b = Breakdown::default();
+    let centre2 = FILES - 1; // twice the centre coordinate (6.5 * 2)
+    for r in 0..RANKS {
+        for f in 0..FILES {
+            let c = pos.at(sq(f, r));
+            if !is_piece(c) {
+                continue;
+            }
+            let (color, kind) = (color_of(c), kind_of(c));
+            let i = color.index();
+            b.material[i] += value(kind);
+            let rel_rank = if color == Color::White {
+                r
+            } else {
+                RANKS - 1 - r
+            };
+            match kind {
+                Kind::Pawn => {
+                    let steps = (rel_rank - 3).max(0);
+                    b.advancement[i] += PARAMS.pawn_advance * steps * steps;
+                }
+                Kind::Warrior => {
+                    let steps = (rel_rank - 1).max(0);
+                    b.advancement[i] += PARAMS.warrior_advance * steps * steps;
+                }
+                k if is_short_range(k) => {
+                    // Chebyshev distance from the centre, doubled to stay in integers.
+                    let d = (2 * f - centre2).abs().max((2 * r - centre2).abs());
+                    b.centralisation[i] += PARAMS.centralisation * (centre2 - d) / 2;
+                }
+                _ => {}
+            }
+        }
+    }
+    for color in Color::BOTH {
+        let i = color.index();
+        let k = pos.king_square(color);
+        let mut shelter = 0;
+        for d in crate::makro::pieces::KING {
+            let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
+            let c = pos.at(s);
+            if is_piece(c) && color_of(c) == color {
+                shelter += 1;
+            }
+        }
+        let threats = aimed_at(pos, k, color.flip());
+        b.king_safety[i] = PARAMS.king_shelter * shelter - PARAMS.king_line_threat * threats;
+    }
+    b
+}
+
+/// Enemy long-range pieces (`by`) aimed at square `k` along a line: the first piece for sliders, beyond one
+/// screen for Cannons/Vaos, beyond unranked pieces for flyers. Whether or not they give check now, they are
+/// the pieces that can strike the King suddenly.
+fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
+    use crate::makro::pieces::{DIAGONAL, ORTHOGONAL};
+    use crate::makro::position::{offset, OFF};
+    let mut n = 0;
+    for (dirs, orth) in [(&ORTHOGONAL, true), (&DIAGONAL, false)] {
+        for &(df, dr) in dirs.iter() {
+            let d = offset(df, dr);
+            let mut s = k as i32 + d;
+            let mut seen = 0;
+            let mut ranked = false;
+            while pos.at(s as u16) != OFF && seen < 4 {
+                let c = pos.at(s as u16);
+                if is_piece(c) {
+                    seen += 1;
+                    let kind = kind_of(c);
+                    if color_of(c) == by {
+                        let slides = if orth {
+                            kind.slides_orthogonally()
+                        } else {
+                            kind.slides_diagonally()
+                        };
+                        let cannon = if orth { Kind::Cannon } else { Kind::Vao };
+                        // Sliders that are at most one piece away from the King count too: that piece may move.
+                        if (slides && seen <= 2)
+                            || (kind == cannon && seen <= 3)
+                            || (kind.flies() && slides && !ranked)
+                        {
+                            n += 1;
+                        }
+                    }
+                    if kind.is_ranked() {
+                        ranked = true;
+                    }
+                }
+                s += d;
+            }
+        }
+    }
+    n
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let b = breakdown(pos);
+    let white = b.material[0] + b.advancement[0] + b.centralisation[0] + b.king_safety[0];
+    let black = b.material[1] + b.advancement[1] + b.centralisation[1] + b.king_safety[1];
+    let score = white - black;
+    PARAMS.tempo
+        + if pos.side_to_move() == Color::White {
+            score
+        } else {
+            -score
+        }
+}
+
+/// A readable breakdown (the UCI `eval` command).
+pub fn trace(pos: &Position) -> String {
+    let b = breakdown(pos);
+    let mut s = String::from("term            white    black    total\n");
+    for (name, t) in [
+        ("material", b.material),
+        ("advancement", b.advancement),
+        ("centralisation", b.centralisation),
+        ("king safety", b.king_safety),
+    ] {
+        s.push_str(&format!(
+            "{name:<14} {:>7}  {:>7}  {:>7}\n",
+            t[0],
+            t[1],
+            t[0] - t[1]
+        ));
+    }
+    s.push_str(&format!(
+        "tempo {:+}; total {} cp from the side to move's view\n",
+        PARAMS.tempo,
+        evaluate(pos)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let p = Position::startpos();
+        assert_eq!(evaluate(&p), PARAMS.tempo);
+        let mut q = p.clone();
+        q.make_null_move();
+        assert_eq!(evaluate(&q), PARAMS.tempo);
+    }
+
+    #[test]
+    fn extra_material_counts() {
+        let p =
+            Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/3T10/K13 w - - 0 1").unwrap();
+        assert!(evaluate(&p) > value(Kind::Terror) / 2);
+        let q =
+            Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/3T10/K13 b - - 0 1").unwrap();
+        assert!(evaluate(&q) < -value(Kind::Terror) / 2);
+    }
+
+    #[test]
+    fn advanced_pawns_are_worth_more() {
+        let far =
+            Position::from_fen("13k/14/14/3P10/14/14/14/14/14/14/14/14/14/K13 w - - 0 1").unwrap();
+        let near =
+            Position::from_fen("13k/14/14/14/14/14/14/14/14/14/3P10/14/14/K13 w - - 0 1").unwrap();
+        assert!(evaluate(&far) > evaluate(&near));
+    }
+}

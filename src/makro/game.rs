@@ -1,0 +1,331 @@
+//! Makromachy as a [`Game`] for the generic search: copy-make over a stack of positions, with its own ending
+//! rules — threefold repetition, fifty moves (Pawn/Warrior moves and captures reset), bare Kings, and the
+//! loss for a player who repeats a position with a checking Eagle move.
+
+use super::movegen::{Move, MoveKind};
+use super::pieces::{Kind, KIND_COUNT};
+use super::position::{color_of, is_piece, kind_of, Position, MAILBOX};
+use crate::eval::makro::value;
+use crate::game::{Game, GenKind, MoveBuf};
+
+/// Room for the legal moves of any Makromachy position (56 pieces a side, 16-way promotions, two-leg moves).
+pub const MAX_MAKRO_MOVES: usize = 1024;
+
+pub type MakroMoveList = MoveBuf<Move, MAX_MAKRO_MOVES>;
+
+/// One state of the game: the position, and whether it was reached by an Eagle move giving check.
+#[derive(Clone, Debug)]
+struct State {
+    pos: Position,
+    eagle_check: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct MakroGame {
+    stack: Vec<State>,
+    root: usize,
+}
+
+impl MakroGame {
+    pub fn new(pos: Position) -> MakroGame {
+        MakroGame {
+            stack: vec![State {
+                pos,
+                eagle_check: false,
+            }],
+            root: 0,
+        }
+    }
+
+    /// Plays a game move (history kept for the repetition rules).
+    pub fn play(&mut self, m: Move) {
+        self.push(m);
+        self.root = self.stack.len() - 1;
+    }
+
+    #[inline(always)]
+    pub fn position(&self) -> &Position {
+        &self.stack[self.stack.len() - 1].pos
+    }
+
+    fn push(&mut self, m: Move) {
+        let prev = self.position();
+        let mover = prev.at(m.from());
+        let mut pos = prev.clone();
+        pos.make_move(m);
+        let eagle_check = is_piece(mover) && kind_of(mover) == Kind::Eagle && pos.in_check();
+        self.stack.push(State { pos, eagle_check });
+    }
+
+    /// Earlier occurrences of the current position, and how many lie after the search root.
+    fn occurrences(&self) -> (usize, usize) {
+        let n = self.stack.len() - 1;
+        let cur = &self.stack[n].pos;
+        let reach = (cur.halfmove_clock() as usize).min(n);
+        let (mut total, mut in_tree) = (0, 0);
+        let mut i = n;
+        while i >= 2 && n - i + 2 <= reach {
+            i -= 2;
+            if self.stack[i].pos.key() == cur.key() {
+                total += 1;
+                if i >= self.root {
+                    in_tree += 1;
+                }
+            }
+        }
+        (total, in_tree)
+    }
+
+    fn is_checkmate(&self) -> bool {
+        let pos = self.position();
+        pos.in_check() && pos.count_legal_moves() == 0
+    }
+
+    /// Only the two Kings are left.
+    fn bare_kings(&self) -> bool {
+        let pos = self.position();
+        pos.piece_count(crate::chess::Color::White) == 1
+            && pos.piece_count(crate::chess::Color::Black) == 1
+    }
+}
+
+impl Game for MakroGame {
+    type Move = Move;
+    type MoveList = MakroMoveList;
+
+    const PIECE_INDICES: usize = 2 * KIND_COUNT;
+    const SQUARES: usize = MAILBOX;
+
+    #[inline(always)]
+    fn move_to_bits(m: Move) -> u32 {
+        m.0
+    }
+
+    #[inline(always)]
+    fn move_from_bits(bits: u32) -> Move {
+        Move(bits)
+    }
+
+    fn generate(&self, kind: GenKind, list: &mut MakroMoveList) {
+        let pos = self.position();
+        for m in pos.legal_moves() {
+            let keep = match kind {
+                GenKind::All => true,
+                GenKind::Noisy => is_noisy(pos, m),
+                GenKind::Quiet => !is_noisy(pos, m),
+            };
+            if keep && list.len() < MAX_MAKRO_MOVES {
+                list.push(m);
+            }
+        }
+    }
+
+    fn is_legal(&self, m: Move) -> bool {
+        m != Move::NONE && self.position().legal_moves().contains(&m)
+    }
+
+    fn make_move(&mut self, m: Move) {
+        self.push(m);
+    }
+
+    fn unmake_move(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+
+    fn make_null_move(&mut self) {
+        let mut pos = self.position().clone();
+        pos.make_null_move();
+        self.stack.push(State {
+            pos,
+            eagle_check: false,
+        });
+    }
+
+    fn unmake_null_move(&mut self) {
+        self.unmake_move();
+    }
+
+    fn key(&self) -> u64 {
+        self.position().key()
+    }
+
+    fn in_check(&self) -> bool {
+        self.position().in_check()
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.position().side_to_move().index()
+    }
+
+    fn evaluate(&self) -> i32 {
+        crate::eval::makro::evaluate(self.position())
+    }
+
+    fn null_move_ok(&self) -> bool {
+        let pos = self.position();
+        pos.piece_count(pos.side_to_move()) > 6
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        is_capture(self.position(), m)
+    }
+
+    fn is_noisy(&self, m: Move) -> bool {
+        is_noisy(self.position(), m)
+    }
+
+    fn capture_value(&self, m: Move) -> i32 {
+        let pos = self.position();
+        let victim = match m.kind() {
+            MoveKind::EnPassant => value(Kind::Pawn),
+            MoveKind::Castling => 0,
+            _ => pos.piece_at(m.to()).map_or(0, |(_, k)| value(k)),
+        };
+        let promo = m.promotion().map_or(0, |k| value(k) - value(Kind::Pawn));
+        victim + promo
+    }
+
+    fn moved_piece(&self, m: Move) -> usize {
+        let c = self.position().at(m.from());
+        if is_piece(c) {
+            color_of(c).index() * KIND_COUNT + kind_of(c).index()
+        } else {
+            0
+        }
+    }
+
+    fn to_square(m: Move) -> usize {
+        m.destination() as usize
+    }
+
+    fn gives_check(&self, m: Move) -> bool {
+        let mut next = self.position().clone();
+        next.make_move(m);
+        next.in_check()
+    }
+
+    /// A light exchange test (a full SEE over flying pieces and screens is future work): the capture gains the
+    /// victim, and loses the mover too when the destination is defended afterwards.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let pos = self.position();
+        let gain = self.capture_value(m);
+        if gain < threshold {
+            return false;
+        }
+        let mover = pos.piece_at(m.from()).map_or(0, |(_, k)| value(k));
+        if gain - mover >= threshold {
+            return true;
+        }
+        let mut next = pos.clone();
+        next.make_move(m);
+        !next.is_attacked(m.destination(), next.side_to_move())
+    }
+
+    fn set_root(&mut self) {
+        self.root = self.stack.len() - 1;
+        self.stack.reserve(256);
+    }
+
+    fn is_draw(&self) -> bool {
+        let pos = self.position();
+        if pos.halfmove_clock() >= 100 {
+            return !self.is_checkmate();
+        }
+        if self.bare_kings() {
+            return true;
+        }
+        let (total, in_tree) = self.occurrences();
+        total >= 2 || in_tree >= 1
+    }
+
+    fn lost_by_rule(&self) -> bool {
+        // Repeating a position (even its second occurrence) with a checking Eagle move loses.
+        self.stack[self.stack.len() - 1].eagle_check && self.occurrences().0 >= 1
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        m.text()
+    }
+}
+
+fn is_capture(pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::EnPassant | MoveKind::HitAndRun => true,
+        MoveKind::Castling => false,
+        _ => pos.piece_at(m.to()).is_some(),
+    }
+}
+
+fn is_noisy(pos: &Position, m: Move) -> bool {
+    m.kind() == MoveKind::Promotion || is_capture(pos, m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable};
+
+    fn search(fen: &str, depth: u32) -> Option<String> {
+        let game = MakroGame::new(Position::from_fen(fen).unwrap());
+        let tt = TranspositionTable::new(8);
+        let mut searcher = Searcher::<MakroGame>::new();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let opts = SearchOptions {
+            threads: 1,
+            multipv: 1,
+            ..Default::default()
+        };
+        searcher
+            .run(
+                &game,
+                &limits,
+                &[],
+                &opts,
+                &tt,
+                &Control::default(),
+                &|_| {},
+            )
+            .best
+    }
+
+    #[test]
+    fn the_generic_search_plays_makromachy() {
+        // From the start position it returns a legal move.
+        let best = search(super::super::STARTPOS, 2).expect("a move");
+        assert!(Position::startpos().parse_move(&best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn finds_a_free_terror() {
+        // White's Rook can take the undefended black Terror.
+        let best = search(
+            "13k/14/14/14/14/14/14/14/3t10/14/14/14/14/K2R10 w - - 0 1",
+            3,
+        )
+        .expect("a move");
+        assert_eq!(best, "d1d6");
+    }
+
+    #[test]
+    fn eagle_check_repetition_loses() {
+        // White Eagle checks from e2, Black King steps away and back, the Eagle checks again from e2: the
+        // position after the repeated check has occurred before, so White has lost.
+        let mut g = MakroGame::new(
+            Position::from_fen("4k9/14/14/14/14/14/14/14/14/14/14/14/14/K4L8 w - - 0 1").unwrap(),
+        );
+        for t in ["f1e2", "e14d14", "e2d2", "d14e14"] {
+            let m = g.position().parse_move(t).unwrap();
+            g.play(m);
+            assert!(!g.lost_by_rule(), "{t}");
+        }
+        // Eagle back to e2 with check: the position after 1. f1e2 again, so White has lost.
+        let m = g.position().parse_move("d2e2").unwrap();
+        g.play(m);
+        assert!(g.lost_by_rule());
+    }
+}

@@ -81,7 +81,7 @@ pub const MAKRO_POSITIONS: &[&str] = &[
 ];
 
 /// Depth of the Makromachy bench when none is given (its positions have several times chess's moves).
-pub const MAKRO_DEFAULT_DEPTH: u32 = 5;
+pub const MAKRO_DEFAULT_DEPTH: u32 = 9;
 
 /// What a bench run measured.
 #[derive(Clone, Debug, PartialEq, Eq)]

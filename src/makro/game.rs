@@ -4,7 +4,7 @@
 
 use super::movegen::{Move, MoveKind};
 use super::pieces::{Kind, KIND_COUNT};
-use super::position::{color_of, is_piece, kind_of, Position, MAILBOX};
+use super::position::{file_of, is_piece, kind_of, rank_of, Position, FILES, RANKS};
 use crate::eval::makro::value;
 use crate::game::{Game, GenKind, MoveBuf};
 
@@ -93,8 +93,11 @@ impl Game for MakroGame {
     type Move = Move;
     type MoveList = MakroMoveList;
 
-    const PIECE_INDICES: usize = 2 * KIND_COUNT;
-    const SQUARES: usize = MAILBOX;
+    // History tables are indexed by kind (the side has its own dimension where it matters) and by board
+    // square: continuation history is (kinds x squares)^2, 22 M entries here; with colours and mailbox
+    // squares it would be 368 M.
+    const PIECE_INDICES: usize = KIND_COUNT;
+    const SQUARES: usize = (FILES * RANKS) as usize;
 
     #[inline(always)]
     fn move_to_bits(m: Move) -> u32 {
@@ -107,16 +110,13 @@ impl Game for MakroGame {
     }
 
     fn generate(&self, kind: GenKind, list: &mut MakroMoveList) {
-        let pos = self.position();
-        for m in pos.legal_moves() {
-            let keep = match kind {
-                GenKind::All => true,
-                GenKind::Noisy => is_noisy(pos, m),
-                GenKind::Quiet => !is_noisy(pos, m),
-            };
-            if keep && list.len() < MAX_MAKRO_MOVES {
-                list.push(m);
-            }
+        let moves = self.position().legal_moves_where(|p, m| match kind {
+            GenKind::All => true,
+            GenKind::Noisy => is_noisy(p, m),
+            GenKind::Quiet => !is_noisy(p, m),
+        });
+        for m in moves.into_iter().take(MAX_MAKRO_MOVES) {
+            list.push(m);
         }
     }
 
@@ -190,14 +190,15 @@ impl Game for MakroGame {
     fn moved_piece(&self, m: Move) -> usize {
         let c = self.position().at(m.from());
         if is_piece(c) {
-            color_of(c).index() * KIND_COUNT + kind_of(c).index()
+            kind_of(c).index()
         } else {
             0
         }
     }
 
     fn to_square(m: Move) -> usize {
-        m.destination() as usize
+        let d = m.destination();
+        (rank_of(d) * FILES + file_of(d)) as usize
     }
 
     fn gives_check(&self, m: Move) -> bool {

@@ -129,7 +129,12 @@ impl Position {
     }
 
     /// Is the side to move in check?
+    #[inline(always)]
     pub fn in_check(&self) -> bool {
+        self.checked
+    }
+
+    pub(crate) fn compute_check(&self) -> bool {
         self.is_attacked(self.king_square(self.side), self.side.flip())
     }
 }
@@ -587,6 +592,7 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
+        self.checked = self.compute_check();
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }
@@ -607,6 +613,7 @@ impl Position {
         self.halfmove += 1;
         self.side = self.side.flip();
         self.key ^= KEYS.side;
+        self.checked = self.compute_check();
     }
 
     /// After a multi-step advance: is there a legal en-passant capture? Only then do the e.p. squares count
@@ -648,17 +655,56 @@ impl Position {
         self.legal_with(m, &self.king_lines(), self.in_check())
     }
 
-    /// The squares on the eight lines through the side to move's King, as bits of mailbox indices. Only a
-    /// move touching one of them can expose that King (sliders, flyers, Cannon screens and the bent Griffon
-    /// and Rhino lines all reach the King along such a line; leaps cannot be blocked).
+    /// The squares on those of the eight lines through the side to move's King along which an enemy piece could
+    /// strike, as bits of mailbox indices. Only a move touching one of them can expose that King: sliders,
+    /// flyers and Cannons strike along such a line from a square on it, Griffons and Rhinos turn onto it from a
+    /// square diagonally or orthogonally next to it, and leaps cannot be blocked. A line with none of these on
+    /// or beside it is left out.
     fn king_lines(&self) -> [u64; 7] {
         let mut lines = [0u64; 7];
+        let them = self.side.flip();
         let k = self.king_square(self.side) as i32;
-        for d in ORTH.iter().chain(DIAG.iter()) {
-            let mut s = k + d;
-            while self.board[s as usize] != OFF {
-                lines[s as usize >> 6] |= 1 << (s & 63);
-                s += d;
+        for (dirs, orth) in [(&ORTH, true), (&DIAG, false)] {
+            let (cannon, bent) = if orth {
+                (Kind::Cannon, Kind::Griffon)
+            } else {
+                (Kind::Vao, Kind::Rhino)
+            };
+            for &d in dirs.iter() {
+                // Where a bent piece would stand to turn onto this line at square q: q - step.
+                let steps = if orth {
+                    let perp = if d.abs() == 1 { WIDTH } else { 1 };
+                    [-d + perp, -d - perp]
+                } else {
+                    let v = if -d > 0 { WIDTH } else { -WIDTH };
+                    [v, -d - v]
+                };
+                let mut s = k + d;
+                let mut relevant = false;
+                while self.board[s as usize] != OFF && !relevant {
+                    let c = self.board[s as usize];
+                    if is_piece(c) && color_of(c) == them {
+                        let kind = kind_of(c);
+                        let slides = if orth {
+                            kind.slides_orthogonally()
+                        } else {
+                            kind.slides_diagonally()
+                        };
+                        relevant = slides || kind == cannon;
+                    }
+                    for st in steps {
+                        let b = self.board[(s - st) as usize];
+                        relevant |= is_piece(b) && color_of(b) == them && kind_of(b) == bent;
+                    }
+                    s += d;
+                }
+                if relevant {
+                    let mut s = k + d;
+                    while self.board[s as usize] != OFF {
+                        lines[s as usize >> 6] |= 1 << (s & 63);
+                        s += d;
+                    }
+                }
             }
         }
         lines
@@ -720,6 +766,15 @@ impl Position {
         }
         // Anti-trade: a Terror or Eagle that lands on a Terror's square must not be capturable there.
         !(anti_trade && attacked(&board, to, us.flip()))
+    }
+
+    /// The legal moves that `keep` accepts (the filter runs before the legality test, which costs more).
+    pub fn legal_moves_where(&self, keep: impl Fn(&Position, Move) -> bool) -> Vec<Move> {
+        let mut v = Vec::with_capacity(160);
+        self.pseudo_moves(&mut v);
+        let (lines, check) = (self.king_lines(), self.in_check());
+        v.retain(|&m| keep(self, m) && self.legal_with(m, &lines, check));
+        v
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
@@ -813,7 +868,7 @@ mod tests {
             seed
         };
         let mut checked = 0;
-        for _ in 0..40 {
+        for _ in 0..120 {
             let mut pos = Position::startpos();
             for _ in 0..200 {
                 let mut pseudo = Vec::new();

@@ -191,6 +191,9 @@ pub struct Position {
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
     pub(crate) kings: [Sq; 2],
+    /// Is the side to move in check? Computed once per move (the search, the generator and the evaluation of
+    /// checks all ask).
+    pub(crate) checked: bool,
 }
 
 impl Position {
@@ -212,6 +215,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             kings: [0; 2],
+            checked: false,
         }
     }
 

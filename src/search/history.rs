@@ -5,6 +5,10 @@
 use super::params::*;
 use super::MAX_PLY;
 
+/// Size of a folded continuation-history table (2^22 entries, 8 MB).
+const CONT_FOLDED_BITS: u32 = 22;
+const CONT_FOLDED: usize = 1 << CONT_FOLDED_BITS;
+
 /// Bonus for a move that caused a cutoff at `depth` (the malus for those tried before it is its negation).
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
@@ -29,6 +33,9 @@ pub struct Histories<M: Copy + Default> {
     capture: Vec<i16>,
     /// Continuation history: (previous piece, previous destination) x (piece, destination).
     cont: Vec<i16>,
+    /// Big boards (Makromachy: 4,704 pieces x squares, 22 M pairs) fold the pairs into `CONT_FOLDED`
+    /// entries by hashing rather than allocate and clear tens of megabytes per thread.
+    cont_folded: bool,
     /// The move that last refuted the previous (piece, destination).
     counter: Vec<M>,
     /// Two killer moves per ply.
@@ -39,12 +46,14 @@ impl<M: Copy + Default + Eq> Histories<M> {
     /// Empty tables for a game with `pieces` piece indices and `squares` squares.
     pub fn new(pieces: usize, squares: usize) -> Self {
         let ps = pieces * squares;
+        let cont_folded = ps * ps > CONT_FOLDED;
         Histories {
             pieces,
             squares,
             quiet: vec![0; 2 * ps],
             capture: vec![0; ps],
-            cont: vec![0; ps * ps],
+            cont: vec![0; if cont_folded { CONT_FOLDED } else { ps * ps }],
+            cont_folded,
             counter: vec![M::default(); ps],
             killers: vec![[M::default(); 2]; MAX_PLY + 2],
         }
@@ -82,8 +91,18 @@ impl<M: Copy + Default + Eq> Histories<M> {
     #[inline(always)]
     pub fn cont(&self, prev: Option<usize>, ps: usize) -> i32 {
         match prev {
-            Some(p) => self.cont[p * self.pieces * self.squares + ps] as i32,
+            Some(p) => self.cont[self.cont_index(p, ps)] as i32,
             None => 0,
+        }
+    }
+
+    #[inline(always)]
+    fn cont_index(&self, prev: usize, ps: usize) -> usize {
+        let i = prev * self.pieces * self.squares + ps;
+        if self.cont_folded {
+            ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CONT_FOLDED_BITS)) as usize
+        } else {
+            i
         }
     }
 
@@ -112,7 +131,8 @@ impl<M: Copy + Default + Eq> Histories<M> {
         let stride = self.pieces * self.squares;
         apply(&mut self.quiet[side * stride + ps], bonus);
         for p in [prev1, prev2].into_iter().flatten() {
-            apply(&mut self.cont[p * stride + ps], bonus);
+            let i = self.cont_index(p, ps);
+            apply(&mut self.cont[i], bonus);
         }
     }
 

@@ -57,19 +57,27 @@ fn protocol_loop() {
     corvid::uci::run(input, std::io::stdout());
 }
 
+/// `--variant`'s value: Some(true) for Makromachy, Some(false) for chess, None (reported) otherwise.
+fn parse_variant(value: Option<&String>) -> Option<bool> {
+    match value.map(String::as_str) {
+        Some("chess") => Some(false),
+        Some("makromachy") => Some(true),
+        other => {
+            eprintln!("unknown variant {other:?} (chess or makromachy)");
+            None
+        }
+    }
+}
+
 fn run_bench(args: &[String]) -> ExitCode {
     let mut depth = None;
     let mut makromachy = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--variant" => match it.next().map(String::as_str) {
-                Some("chess") => makromachy = false,
-                Some("makromachy") => makromachy = true,
-                other => {
-                    eprintln!("unknown variant {other:?} (chess or makromachy)");
-                    return ExitCode::FAILURE;
-                }
+            "--variant" => match parse_variant(it.next()) {
+                Some(v) => makromachy = v,
+                None => return ExitCode::FAILURE,
             },
             d => match d.parse::<u32>() {
                 Ok(d) if (1..=64).contains(&d) => depth = Some(d),
@@ -105,13 +113,9 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
                 }
             },
             "--chess960" => chess960 = true,
-            "--variant" => match it.next().map(String::as_str) {
-                Some("chess") => makromachy = false,
-                Some("makromachy") => makromachy = true,
-                other => {
-                    eprintln!("unknown variant {other:?} (chess or makromachy)");
-                    return ExitCode::FAILURE;
-                }
+            "--variant" => match parse_variant(it.next()) {
+                Some(v) => makromachy = v,
+                None => return ExitCode::FAILURE,
             },
             _ => rest.push(a),
         }

@@ -5,15 +5,8 @@
 use corvid::makro::position::{color_of, is_piece, sq};
 use corvid::makro::{MoveKind, Position};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+use common::Rng;
 
 fn attack_detection_agrees_with_generation(pos: &Position) {
     let us = pos.side_to_move();

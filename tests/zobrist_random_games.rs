@@ -5,15 +5,8 @@
 use corvid::chess::movegen::{NOISY, QUIET};
 use corvid::chess::{MoveList, Position};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+use common::Rng;
 
 fn suite_fens() -> Vec<String> {
     let mut fens = Vec::new();

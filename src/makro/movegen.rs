@@ -502,16 +502,7 @@ impl Position {
         let us = self.side;
         let from = m.from();
         let to = m.to();
-        if self.ep_live {
-            for s in self.ep {
-                if s != 0 {
-                    self.key ^= KEYS.ep[s as usize];
-                }
-            }
-        }
-        self.ep = [0; 2];
-        self.ep_victim = 0;
-        self.ep_live = false;
+        self.clear_ep();
         self.halfmove += 1;
         if us == Color::Black {
             self.fullmove += 1;
@@ -598,18 +589,27 @@ impl Position {
         }
     }
 
-    /// Passes the move (for null-move pruning and tests); e.p. rights lapse.
-    pub fn make_null_move(&mut self) {
+    /// Ends the e.p. rights of the last move (and takes them out of the key if they were in it).
+    fn clear_ep(&mut self) {
         if self.ep_live {
-            for s in self.ep {
-                if s != 0 {
-                    self.key ^= KEYS.ep[s as usize];
-                }
-            }
+            self.toggle_ep_keys();
         }
         self.ep = [0; 2];
         self.ep_victim = 0;
         self.ep_live = false;
+    }
+
+    fn toggle_ep_keys(&mut self) {
+        for s in self.ep {
+            if s != 0 {
+                self.key ^= KEYS.ep[s as usize];
+            }
+        }
+    }
+
+    /// Passes the move (for null-move pruning and tests); e.p. rights lapse.
+    pub fn make_null_move(&mut self) {
+        self.clear_ep();
         self.halfmove += 1;
         self.side = self.side.flip();
         self.key ^= KEYS.side;
@@ -642,11 +642,7 @@ impl Position {
         }
         if live {
             self.ep_live = true;
-            for s in self.ep {
-                if s != 0 {
-                    self.key ^= KEYS.ep[s as usize];
-                }
-            }
+            self.toggle_ep_keys();
         }
     }
 

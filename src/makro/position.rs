@@ -3,6 +3,7 @@
 //! move, castling rights, en-passant squares, clocks and the Zobrist key.
 
 use super::pieces::Kind;
+use crate::chess::zobrist::splitmix;
 use crate::chess::Color;
 use std::fmt;
 
@@ -110,14 +111,6 @@ pub const fn color_of(code: u8) -> Color {
 #[inline(always)]
 pub const fn is_piece(code: u8) -> bool {
     code != EMPTY && code != OFF
-}
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
 }
 
 /// Zobrist keys, made at compile time: one per (piece code, mailbox square), side, castling mask and

@@ -69,9 +69,9 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
                 .filter(|m| m.kind() != MoveKind::Normal || pos.piece_at(m.to()).is_some())
                 .collect();
             let m = if !captures.is_empty() && rng.next().is_multiple_of(3) {
-                captures[(rng.next() % captures.len() as u64) as usize]
+                captures[rng.below(captures.len())]
             } else {
-                moves[(rng.next() % moves.len() as u64) as usize]
+                moves[rng.below(moves.len())]
             };
             let before = pos.clone();
             let mut child = pos.clone();

@@ -74,7 +74,7 @@ fn incremental_key_matches_scratch_key_in_random_games() {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                let m = moves[rng.below(moves.len())];
                 let before = pos;
                 let mut child = pos;
                 child.make_move(m);

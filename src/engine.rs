@@ -7,6 +7,9 @@
 use crate::chess::game::ChessGame;
 use crate::chess::types::squares;
 use crate::chess::{FenError, Move, MoveParseError, Position};
+use crate::game::Game;
+use crate::makro::game::MakroGame;
+use crate::makro::MakroFenError;
 use crate::search::{Control, Event, Limits, Outcome, SearchOptions, Searcher, TranspositionTable};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -99,7 +102,7 @@ pub const OPTIONS: &[OptionSpec] = &[
         name: "UCI_Variant",
         kind: OptionKind::Combo {
             default: "chess",
-            vars: &["chess"],
+            vars: &["chess", "makromachy"],
         },
     },
     OptionSpec {
@@ -283,6 +286,8 @@ impl Default for EngineOptions {
 pub enum PositionError {
     /// The FEN is invalid: nothing changed.
     Fen(FenError),
+    /// The Makromachy FEN is invalid: nothing changed.
+    MakroFen(MakroFenError),
     /// Move `index` (0-based) of the list is malformed or illegal: the moves before it were played.
     Move { index: usize, error: MoveParseError },
 }
@@ -291,6 +296,9 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::Fen(e) => write!(f, "invalid FEN ({e}); position unchanged"),
+            PositionError::MakroFen(e) => {
+                write!(f, "invalid Makromachy FEN ({e}); position unchanged")
+            }
             PositionError::Move { index, error } => write!(
                 f,
                 "move {} of the list: {error}; position set after the {index} move(s) before it",
@@ -359,6 +367,34 @@ pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 /// Stack of the thread that runs a search (the search's own workers get theirs from the search).
 const SEARCH_THREAD_STACK: usize = 8 * 1024 * 1024;
 
+/// The Makromachy side of the engine (`UCI_Variant makromachy`): its game and its search state.
+struct MakroSession {
+    start: crate::makro::Position,
+    moves: Vec<crate::makro::Move>,
+    current: crate::makro::Position,
+    game: MakroGame,
+    searcher: Option<Searcher<MakroGame>>,
+}
+
+impl MakroSession {
+    fn new() -> MakroSession {
+        let start = crate::makro::Position::startpos();
+        MakroSession {
+            current: start.clone(),
+            game: MakroGame::new(start.clone()),
+            start,
+            moves: Vec::new(),
+            searcher: Some(Searcher::new()),
+        }
+    }
+}
+
+/// A search thread hands its searcher (history tables, thread pool) back when it ends.
+enum Finished {
+    Chess(Searcher<ChessGame>),
+    Makro(Searcher<MakroGame>),
+}
+
 /// The engine: a game to search, the options, the hash table and a search that runs on its own thread.
 ///
 /// Every method returns at once except `wait`, `new_game` (which first ends a running search), `perft` and
@@ -372,7 +408,8 @@ pub struct Engine {
     control: Arc<Control>,
     /// `None` while a search thread has it.
     searcher: Option<Searcher<ChessGame>>,
-    worker: Option<JoinHandle<Searcher<ChessGame>>>,
+    makro: MakroSession,
+    worker: Option<JoinHandle<Finished>>,
     reporter: Reporter,
 }
 
@@ -387,10 +424,16 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: Arc::new(Control::default()),
             searcher: Some(Searcher::new()),
+            makro: MakroSession::new(),
             worker: None,
             options,
             reporter,
         }
+    }
+
+    /// Is the engine playing Makromachy (`UCI_Variant makromachy`)?
+    pub fn is_makromachy(&self) -> bool {
+        self.options.variant == "makromachy"
     }
 
     /// The current option values.
@@ -410,8 +453,44 @@ impl Engine {
         fen: Option<&str>,
         moves: &[S],
     ) -> Result<(), PositionError> {
+        if self.is_makromachy() {
+            return self.set_makro_position(fen, moves);
+        }
         let (setup, error) = setup_game(fen, moves, self.options.chess960)?;
         self.install(setup);
+        error.map_or(Ok(()), Err)
+    }
+
+    fn set_makro_position<S: AsRef<str>>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<(), PositionError> {
+        let start = match fen {
+            None => crate::makro::Position::startpos(),
+            Some(f) => crate::makro::Position::from_fen(f).map_err(PositionError::MakroFen)?,
+        };
+        let mut current = start.clone();
+        let mut game = MakroGame::new(start.clone());
+        let mut played = Vec::with_capacity(moves.len());
+        let mut error = None;
+        for (index, text) in moves.iter().enumerate() {
+            match current.parse_move(text.as_ref()) {
+                Ok(m) => {
+                    current.make_move(m);
+                    game.play(m);
+                    played.push(m);
+                }
+                Err(e) => {
+                    error = Some(PositionError::Move { index, error: e });
+                    break;
+                }
+            }
+        }
+        self.makro.start = start;
+        self.makro.current = current;
+        self.makro.game = game;
+        self.makro.moves = played;
         error.map_or(Ok(()), Err)
     }
 
@@ -466,7 +545,23 @@ impl Engine {
             "UCI_ShowWDL" => self.options.show_wdl = check(&value),
             "UCI_Variant" => {
                 if let OptionValue::Combo(v) = value {
-                    self.options.variant = v;
+                    if v != self.options.variant {
+                        // The other game's search must not outlive the switch.
+                        self.stop();
+                        self.wait();
+                        self.options.variant = v;
+                        self.tt.clear();
+                        if self.is_makromachy() {
+                            self.makro = MakroSession::new();
+                            (self.reporter)(Report::Search(Event::Text(format!(
+                                "variant makromachy files 14 ranks 14 startpos {}",
+                                crate::makro::STARTPOS
+                            ))));
+                        } else {
+                            let (setup, _) = fresh_setup(self.options.chess960);
+                            self.install(setup);
+                        }
+                    }
                 }
             }
             "UCI_LimitStrength" => self.options.limit_strength = check(&value),
@@ -484,6 +579,9 @@ impl Engine {
         if let Some(s) = self.searcher.as_mut() {
             s.clear();
         }
+        if let Some(s) = self.makro.searcher.as_mut() {
+            s.clear();
+        }
     }
 
     /// Starts searching the current position on the search thread and returns at once. `searchmoves` (UCI
@@ -492,20 +590,10 @@ impl Engine {
     pub fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Vec<MoveParseError> {
         self.stop();
         self.wait();
-        let pos = self.setup.current;
-        let mut rejected = Vec::new();
-        let mut restrict = Vec::new();
-        for text in searchmoves {
-            match pos.parse_uci_move(text) {
-                Ok(m) => restrict.push(m),
-                Err(e) => rejected.push(e),
-            }
-        }
         self.control.stop.store(false, Ordering::SeqCst);
         self.control
             .pondering
             .store(limits.ponder, Ordering::SeqCst);
-
         let opts = SearchOptions {
             threads: self.options.threads,
             multipv: self.options.multipv,
@@ -513,10 +601,76 @@ impl Engine {
             limit_elo: self.options.limit_strength.then_some(self.options.elo),
             show_wdl: self.options.show_wdl,
         };
+        let mut rejected = Vec::new();
+        if self.is_makromachy() {
+            let pos = self.makro.current.clone();
+            let mut restrict = Vec::new();
+            for text in searchmoves {
+                match pos.parse_move(text) {
+                    Ok(m) => restrict.push(m),
+                    Err(e) => rejected.push(e),
+                }
+            }
+            let searcher = self.makro.searcher.take().unwrap_or_default();
+            let fallback = move |restrict: &[crate::makro::Move]| {
+                let legal = pos.legal_moves();
+                let best = restrict
+                    .iter()
+                    .find(|m| legal.contains(m))
+                    .or_else(|| legal.first())
+                    .map(|m| m.text());
+                Outcome { best, ponder: None }
+            };
+            let game = self.makro.game.clone();
+            self.spawn(
+                game,
+                searcher,
+                limits,
+                restrict,
+                opts,
+                fallback,
+                Finished::Makro,
+            );
+        } else {
+            let pos = self.setup.current;
+            let mut restrict = Vec::new();
+            for text in searchmoves {
+                match pos.parse_uci_move(text) {
+                    Ok(m) => restrict.push(m),
+                    Err(e) => rejected.push(e),
+                }
+            }
+            let searcher = self.searcher.take().unwrap_or_default();
+            let fallback = move |restrict: &[Move]| fallback_outcome(&pos, restrict);
+            let game = self.game.clone();
+            self.spawn(
+                game,
+                searcher,
+                limits,
+                restrict,
+                opts,
+                fallback,
+                Finished::Chess,
+            );
+        }
+        rejected
+    }
+
+    /// Runs `searcher` on `game` on the search thread; it reports, then hands the searcher back.
+    /// `fallback` gives a legal move when the search has none to offer (stopped at once, or failed).
+    #[allow(clippy::too_many_arguments)]
+    fn spawn<G: Game>(
+        &mut self,
+        game: G,
+        mut searcher: Searcher<G>,
+        limits: Limits,
+        restrict: Vec<G::Move>,
+        opts: SearchOptions,
+        fallback: impl Fn(&[G::Move]) -> Outcome + Send + 'static,
+        wrap: fn(Searcher<G>) -> Finished,
+    ) {
         // Computed now for the case where no thread can be started (`restrict` moves into the thread).
-        let spawn_fallback = fallback_outcome(&pos, &restrict);
-        let mut searcher = self.searcher.take().unwrap_or_default();
-        let game = self.game.clone();
+        let spawn_fallback = fallback(&restrict);
         let tt = Arc::clone(&self.tt);
         let control = Arc::clone(&self.control);
         let reporter = Arc::clone(&self.reporter);
@@ -539,10 +693,10 @@ impl Engine {
                     }
                 };
                 if outcome.best.is_none() {
-                    outcome = fallback_outcome(&pos, &restrict);
+                    outcome = fallback(&restrict);
                 }
                 reporter(Report::BestMove(outcome));
-                searcher
+                wrap(searcher)
             });
         match spawned {
             Ok(handle) => self.worker = Some(handle),
@@ -553,7 +707,6 @@ impl Engine {
                 (self.reporter)(Report::BestMove(spawn_fallback));
             }
         }
-        rejected
     }
 
     /// Asks a running search to stop (it reports its best move within milliseconds). Returns at once.
@@ -575,7 +728,11 @@ impl Engine {
     pub fn wait(&mut self) {
         if let Some(handle) = self.worker.take() {
             // The thread catches the search's panics, so joining fails only on a panic in reporting.
-            self.searcher = Some(handle.join().unwrap_or_default());
+            match handle.join() {
+                Ok(Finished::Chess(s)) => self.searcher = Some(s),
+                Ok(Finished::Makro(s)) => self.makro.searcher = Some(s),
+                Err(_) => {}
+            }
         }
     }
 
@@ -587,6 +744,20 @@ impl Engine {
 
     /// The `d` dump: board, FEN, Zobrist key in hex, checkers.
     pub fn display(&self) -> String {
+        if self.is_makromachy() {
+            let pos = &self.makro.current;
+            return format!(
+                "{}\nFen: {}\nKey: {:016X}\nCheckers: {}\n",
+                pos.pretty(),
+                pos.to_fen(),
+                pos.key(),
+                if pos.in_check() {
+                    "the side to move is in check"
+                } else {
+                    ""
+                }
+            );
+        }
         let pos = &self.setup.current;
         let checkers: Vec<String> = squares(pos.checkers()).map(|s| s.to_string()).collect();
         format!(
@@ -600,11 +771,23 @@ impl Engine {
 
     /// The evaluation breakdown of the current position.
     pub fn eval_trace(&self) -> String {
+        if self.is_makromachy() {
+            return crate::eval::makro::trace(&self.makro.current);
+        }
         crate::eval::chess::trace(&self.setup.current)
     }
 
     /// Perft of the current position: per-move counts, then `Nodes searched: N` last. Blocking.
     pub fn perft(&self, depth: u32) -> String {
+        if self.is_makromachy() {
+            let result = crate::perft::perft_divide(
+                &self.makro.current,
+                depth,
+                self.options.threads.max(1),
+                None,
+            );
+            return crate::perft::format_report(&result, true);
+        }
         let pos = &self.setup.current;
         let result = crate::perft::perft_divide(pos, depth, self.options.threads.max(1), None);
         crate::perft::format_report(&result, true)
@@ -708,7 +891,11 @@ mod tests {
             variant.parse_value(Some("chess")),
             Ok(OptionValue::Combo("chess"))
         );
-        assert!(variant.parse_value(Some("makromachy")).is_err());
+        assert_eq!(
+            variant.parse_value(Some("makromachy")),
+            Ok(OptionValue::Combo("makromachy"))
+        );
+        assert!(variant.parse_value(Some("shogi")).is_err());
         assert!(find_option("Skill Level").is_none());
     }
 

@@ -641,7 +641,7 @@ impl<W: Write> Session<W> {
                 // Bench measures the machine: it must not share it with a running search.
                 self.engine.quit();
                 self.drain_reports();
-                let text = bench_text(depth);
+                let text = bench_text(depth, self.engine.is_makromachy());
                 for l in text.lines() {
                     self.emit(l);
                 }
@@ -658,9 +658,13 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// The same bench as `corvid bench` (its last line `<nodes> nodes <nps> nps`).
-fn bench_text(depth: Option<u32>) -> String {
-    crate::bench::run(depth).text
+/// The same bench as `corvid bench [--variant makromachy]` (its last line `<nodes> nodes <nps> nps`).
+fn bench_text(depth: Option<u32>, makromachy: bool) -> String {
+    if makromachy {
+        crate::bench::run_makro(depth).text
+    } else {
+        crate::bench::run(depth).text
+    }
 }
 
 #[cfg(test)]

@@ -451,7 +451,7 @@ fn options_accept_their_edges_and_refuse_beyond() {
         "setoption name UCI_Elo value 999",
         "setoption name UCI_Elo value 2801",
         "setoption name UCI_Chess960 value maybe",
-        "setoption name UCI_Variant value makromachy",
+        "setoption name UCI_Variant value shogi",
         "setoption name Skill Level value 3",
         "setoption value 3",
     ] {
@@ -667,5 +667,66 @@ fn xboard_first_line_is_refused_and_uci_goes_on() {
     assert!(first.starts_with("Error"), "{first}");
     let (before, _) = e.isready();
     assert!(before.is_empty());
+    e.quit();
+}
+
+#[test]
+fn makromachy_over_uci() {
+    use corvid::makro::Position as MakroPosition;
+    let mut e = Corvid::start();
+    e.send("uci");
+    e.until(SOON, "uciok", |l| l == "uciok");
+    e.send("setoption name UCI_Variant value makromachy");
+    let announce = e.until(SOON, "variant line", |l| {
+        l.starts_with("info string variant")
+    });
+    assert_eq!(
+        announce.last().map(String::as_str),
+        Some(
+            format!(
+                "info string variant makromachy files 14 ranks 14 startpos {}",
+                corvid::makro::STARTPOS
+            )
+            .as_str()
+        )
+    );
+    // Moves in Makromachy notation (two-digit ranks), a search, and a legal answer.
+    e.send("position startpos moves h4h7 h11h8");
+    let mut pos = MakroPosition::startpos();
+    for m in ["h4h7", "h11h8"] {
+        let mv = pos.parse_move(m).expect("legal");
+        pos.make_move(mv);
+    }
+    e.send("go depth 3");
+    let lines = e.bestmove(SOON * 4);
+    assert_eq!(count_bestmoves(&lines), 1);
+    let best = lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .expect("a move")
+        .to_string();
+    assert!(pos.parse_move(&best).is_ok(), "illegal bestmove {best}");
+    // d shows the Makromachy FEN; go perft counts Makromachy moves.
+    e.send("d");
+    let d = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    assert_eq!(
+        d.last().map(String::as_str),
+        Some(format!("Fen: {}", pos.to_fen()).as_str())
+    );
+    e.send("position startpos");
+    e.send("go perft 1");
+    let perft = e.until(SOON * 4, "Nodes searched", |l| {
+        l.starts_with("Nodes searched")
+    });
+    assert_eq!(perft.last().map(String::as_str), Some("Nodes searched: 62"));
+    // A bad Makromachy move is refused with one line; back to chess works.
+    e.expect_complaint("position startpos moves h4h9");
+    e.send("setoption name UCI_Variant value chess");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 2");
+    let lines = e.bestmove(SOON * 2);
+    let mut chess = Position::startpos();
+    chess.make_move(chess.parse_uci_move("e2e4").expect("legal"));
+    assert_legal_bestmove(lines.last().expect("bestmove"), &chess);
     e.quit();
 }

@@ -83,3 +83,41 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
     }
     assert!(plies > 1000, "only {plies} plies");
 }
+
+/// Make and unmake through the search's game interface restore Makromachy positions exactly.
+#[test]
+fn make_unmake_restores_the_position_exactly() {
+    use corvid::game::{Game, GenKind, MoveBuffer};
+    use corvid::makro::game::MakroGame;
+    let mut rng = Rng(0xFACE_B00C_0000_0001);
+    for _ in 0..8 {
+        let start = Position::startpos();
+        let mut game = MakroGame::new(start.clone());
+        let mut trail = vec![start.clone()];
+        for _ in 0..150 {
+            let mut list = <MakroGame as Game>::MoveList::default();
+            game.generate(GenKind::All, &mut list);
+            let moves = list.as_slice();
+            if moves.is_empty() || (trail.len() > 1 && rng.below(4) == 0) {
+                if trail.len() == 1 {
+                    break;
+                }
+                game.unmake_move();
+                trail.pop();
+            } else {
+                let m = moves[rng.below(moves.len())].mv;
+                game.make_move(m);
+                let mut expected = trail.last().expect("non-empty").clone();
+                expected.make_move(m);
+                trail.push(expected);
+            }
+            assert_eq!(game.position(), trail.last().expect("non-empty"));
+            assert_eq!(game.key(), game.position().compute_key());
+        }
+        while trail.len() > 1 {
+            game.unmake_move();
+            trail.pop();
+        }
+        assert_eq!(game.position(), &start);
+    }
+}

@@ -125,3 +125,45 @@ fn castling_rights_and_side_change_the_key() {
     assert_ne!(with.key(), without.key());
     assert_ne!(with.key(), black.key());
 }
+
+/// Make and unmake through the search's game interface: after any sequence of moves taken back, the position
+/// is exactly the one before (position, key, FEN).
+#[test]
+fn make_unmake_restores_the_position_exactly() {
+    use corvid::chess::game::ChessGame;
+    use corvid::game::{Game, GenKind, MoveBuffer};
+    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    for fen in suite_fens().iter().step_by(7) {
+        let start = Position::from_fen(fen, false).expect("suite FEN");
+        let mut game = ChessGame::new(start);
+        let mut trail = vec![start];
+        for _ in 0..60 {
+            let mut list = <ChessGame as Game>::MoveList::default();
+            game.generate(GenKind::All, &mut list);
+            let moves = list.as_slice();
+            // Mostly forward, sometimes back: both directions get exercised at every depth.
+            if moves.is_empty() || (trail.len() > 1 && rng.below(4) == 0) {
+                if trail.len() == 1 {
+                    break;
+                }
+                game.unmake_move();
+                trail.pop();
+            } else {
+                let m = moves[rng.below(moves.len())].mv;
+                game.make_move(m);
+                let mut expected = *trail.last().expect("non-empty");
+                expected.make_move(m);
+                trail.push(expected);
+            }
+            let now = game.position();
+            let want = trail.last().expect("non-empty");
+            assert_eq!(now, want);
+            assert_eq!(now.key(), now.compute_key());
+        }
+        while trail.len() > 1 {
+            game.unmake_move();
+            trail.pop();
+        }
+        assert_eq!(game.position(), &start, "unwound to the start of {fen}");
+    }
+}

@@ -87,7 +87,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
 /// Make and unmake through the search's game interface restore Makromachy positions exactly.
 #[test]
 fn make_unmake_restores_the_position_exactly() {
-    use corvid::game::{Game, GenKind, MoveBuffer};
+    use corvid::game::{Game, GenKind};
     use corvid::makro::game::MakroGame;
     let mut rng = Rng(0xFACE_B00C_0000_0001);
     for _ in 0..8 {

@@ -47,6 +47,13 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
         let mut pos = Position::startpos();
         for ply in 0..220u32 {
             assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
+            let side = pos.side_to_move();
+            assert_eq!(
+                pos.in_check(),
+                pos.is_attacked(pos.king_square(side), side.flip()),
+                "cached check flag at {}",
+                pos.to_fen()
+            );
             let again = Position::from_fen(&pos.to_fen()).expect("own FEN parses");
             assert_eq!(again.to_fen(), pos.to_fen());
             assert_eq!(

@@ -583,10 +583,31 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
-        self.checked = self.compute_check();
+        self.checked = self.may_give_check(m) && self.compute_check();
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }
+    }
+
+    /// Could the move just made (`m`, by the side not to move now) have put the side to move in check? Before
+    /// it that King was safe, so only a change can attack it: a piece arriving within leaping distance or on
+    /// one of its lines, or a square on one of its lines emptied or filled (discoveries, Cannon screens,
+    /// flyers' ranked blockers). Griffons and Rhinos turn onto a line from beside it, so they are always tested.
+    fn may_give_check(&self, m: Move) -> bool {
+        let k = self.king_square(self.side);
+        let (kf, kr) = (file_of(k), rank_of(k));
+        let aligned = |s: Sq| {
+            let (df, dr) = (file_of(s) - kf, rank_of(s) - kr);
+            df == 0 || dr == 0 || df.abs() == dr.abs()
+        };
+        let dest = m.destination();
+        let arrived = self.at(dest);
+        if matches!(kind_of(arrived), Kind::Griffon | Kind::Rhino) {
+            return true;
+        }
+        let near = (file_of(dest) - kf).abs().max((rank_of(dest) - kr).abs()) <= 3;
+        let extra_square = matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun | MoveKind::Castling);
+        near || aligned(m.from()) || aligned(m.to()) || (extra_square && aligned(m.extra()))
     }
 
     /// Ends the e.p. rights of the last move (and takes them out of the key if they were in it).

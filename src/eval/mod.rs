@@ -1,3 +1,5 @@
 //! Evaluation: one evaluator per game, each with its tunable parameters in one place.
 
 pub mod chess;
+pub mod params;
+mod tuned;

@@ -26,7 +26,13 @@ fn mirror(fen: &str) -> String {
     let f: Vec<&str> = fen.split_whitespace().collect();
     let swap_case = |s: &str| -> String {
         s.chars()
-            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
             .collect()
     };
     let board: Vec<String> = f[0].split('/').rev().map(swap_case).collect();
@@ -35,7 +41,8 @@ fn mirror(fen: &str) -> String {
         "-".to_string()
     } else {
         let s = swap_case(f[2]);
-        let (mut upper, lower): (Vec<char>, Vec<char>) = s.chars().partition(|c| c.is_ascii_uppercase());
+        let (mut upper, lower): (Vec<char>, Vec<char>) =
+            s.chars().partition(|c| c.is_ascii_uppercase());
         upper.extend(lower);
         upper.into_iter().collect()
     };
@@ -45,7 +52,12 @@ fn mirror(fen: &str) -> String {
         let b = f[3].as_bytes();
         format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
     };
-    format!("{} {side} {castling} {ep} {} {}", board.join("/"), f[4], f[5])
+    format!(
+        "{} {side} {castling} {ep} {} {}",
+        board.join("/"),
+        f[4],
+        f[5]
+    )
 }
 
 /// Many positions: the fixed ones and the positions along deterministic pseudo-random games from them.
@@ -89,14 +101,23 @@ fn evaluation_is_colour_symmetric() {
     for pos in all {
         let fen = pos.to_fen();
         let flipped = Position::from_fen(&mirror(&fen), false).expect("mirrored FEN is valid");
-        assert_eq!(evaluate(&pos), evaluate(&flipped), "{fen} vs {}", mirror(&fen));
+        assert_eq!(
+            evaluate(&pos),
+            evaluate(&flipped),
+            "{fen} vs {}",
+            mirror(&fen)
+        );
     }
 }
 
 #[test]
 fn an_extra_queen_is_clearly_better() {
     let no_black_queen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    assert!(eval_fen(no_black_queen) > 600, "{}", eval_fen(no_black_queen));
+    assert!(
+        eval_fen(no_black_queen) > 600,
+        "{}",
+        eval_fen(no_black_queen)
+    );
     // The same from the side that lacks the queen.
     let black_to_move = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
     assert!(eval_fen(black_to_move) < -600);
@@ -107,10 +128,21 @@ fn an_extra_queen_is_clearly_better() {
 #[test]
 fn a_passed_pawn_on_the_seventh_beats_one_on_the_second() {
     for (seventh, second) in [
-        ("7k/P7/8/8/8/8/8/K7 w - - 0 1", "7k/8/8/8/8/8/P7/K7 w - - 0 1"),
-        ("r5k1/3P2pp/8/8/8/8/6PP/R5K1 w - - 0 1", "r5k1/6pp/8/8/8/8/3P2PP/R5K1 w - - 0 1"),
+        (
+            "7k/P7/8/8/8/8/8/K7 w - - 0 1",
+            "7k/8/8/8/8/8/P7/K7 w - - 0 1",
+        ),
+        (
+            "r5k1/3P2pp/8/8/8/8/6PP/R5K1 w - - 0 1",
+            "r5k1/6pp/8/8/8/8/3P2PP/R5K1 w - - 0 1",
+        ),
     ] {
-        assert!(eval_fen(seventh) > eval_fen(second) + 50, "{seventh}: {} vs {}", eval_fen(seventh), eval_fen(second));
+        assert!(
+            eval_fen(seventh) > eval_fen(second) + 50,
+            "{seventh}: {} vs {}",
+            eval_fen(seventh),
+            eval_fen(second)
+        );
     }
 }
 
@@ -145,7 +177,16 @@ fn tuner_features_reproduce_evaluate() {
         let scale = if eg > 0 { f.scales[0] } else { f.scales[1] } as f64 / SCALE_ONE as f64;
         let phase = f.phase as f64 / MAX_PHASE as f64;
         let white = mg as f64 * phase + eg as f64 * (1.0 - phase) * scale;
-        let stm = if pos.side_to_move() == corvid::chess::Color::White { white } else { -white };
-        assert!((stm - evaluate(&pos) as f64).abs() <= 1.0, "{}: {stm} vs {}", pos.to_fen(), evaluate(&pos));
+        let stm = if pos.side_to_move() == corvid::chess::Color::White {
+            white
+        } else {
+            -white
+        };
+        assert!(
+            (stm - evaluate(&pos) as f64).abs() <= 1.0,
+            "{}: {stm} vs {}",
+            pos.to_fen(),
+            evaluate(&pos)
+        );
     }
 }

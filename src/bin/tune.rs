@@ -8,7 +8,7 @@
 //! with the parameters of the epoch with the lowest validation error.
 //!
 //! Usage: `cargo run --release --bin tune -- DATA [--out src/eval/tuned.rs] [--epochs 3000] [--lr 1.0]
-//! [--holdout 0.1] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
+//! [--holdout 0.1] [--l2 1e-7] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
 
 use corvid::chess::Position;
 use corvid::eval::chess::{features, MAX_PHASE, SCALE_ONE};
@@ -35,15 +35,21 @@ type Params = Vec<[f64; 2]>;
 
 fn load(path: &str) -> Result<Data, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let mut data = Data { index: Vec::new(), count: Vec::new(), entries: Vec::new() };
+    let mut data = Data {
+        index: Vec::new(),
+        count: Vec::new(),
+        entries: Vec::new(),
+    };
     let mut skipped = 0usize;
     for line in text.lines() {
         let Some((fen, result)) = line.rsplit_once(';') else {
             skipped += 1;
             continue;
         };
-        let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim(), false), result.trim().parse::<f32>())
-        else {
+        let (Ok(pos), Ok(result)) = (
+            Position::from_fen(fen.trim(), false),
+            result.trim().parse::<f32>(),
+        ) else {
             skipped += 1;
             continue;
         };
@@ -138,15 +144,26 @@ fn gradient(data: &Data, entries: &[Entry], params: &Params, k: f64, grad: &mut 
 /// Hand-set starting values: textbook-shaped guesses, deliberately rough, for the tuner to improve on.
 fn hand_set() -> Params {
     let mut v = vec![[0.0; 2]; N_PARAMS];
-    let material = [[90.0, 110.0], [320.0, 300.0], [330.0, 320.0], [470.0, 540.0], [950.0, 1000.0]];
+    let material = [
+        [90.0, 110.0],
+        [320.0, 300.0],
+        [330.0, 320.0],
+        [470.0, 540.0],
+        [950.0, 1000.0],
+    ];
     v[p::MATERIAL..p::MATERIAL + 5].copy_from_slice(&material);
     for sq in 0..64 {
         let (f, r) = ((sq % 8) as f64, (sq / 8) as f64);
         // 0.5 on the rim .. 3.0 in the centre.
         let c = 3.5 - (f - 3.5).abs().max((r - 3.5).abs());
         let centre_file = [0.0, 1.0, 2.0, 4.0, 4.0, 2.0, 1.0, 0.0][sq % 8];
-        let pawn = if (1.0..=6.0).contains(&r) { [centre_file * (r - 1.0) * 2.0, (r - 1.0) * 6.0] } else { [0.0; 2] };
-        let rook_mg = if r == 6.0 { 15.0 } else { 0.0 } + if (2.0..=5.0).contains(&f) { 5.0 } else { 0.0 };
+        let pawn = if (1.0..=6.0).contains(&r) {
+            [centre_file * (r - 1.0) * 2.0, (r - 1.0) * 6.0]
+        } else {
+            [0.0; 2]
+        };
+        let rook_mg =
+            if r == 6.0 { 15.0 } else { 0.0 } + if (2.0..=5.0).contains(&f) { 5.0 } else { 0.0 };
         let king_mg = match r as usize {
             0 => [20.0, 30.0, 10.0, 0.0, 0.0, 10.0, 30.0, 20.0][sq % 8],
             1 => -10.0,
@@ -164,8 +181,12 @@ fn hand_set() -> Params {
             v[p::PSQT + kind * 64 + sq] = *t;
         }
     }
-    let mobility = [(p::MOB_KNIGHT, 9, 4.0, 4.0, 4.0), (p::MOB_BISHOP, 14, 6.0, 4.0, 4.0),
-        (p::MOB_ROOK, 15, 7.0, 2.0, 4.0), (p::MOB_QUEEN, 28, 13.0, 1.0, 2.0)];
+    let mobility = [
+        (p::MOB_KNIGHT, 9, 4.0, 4.0, 4.0),
+        (p::MOB_BISHOP, 14, 6.0, 4.0, 4.0),
+        (p::MOB_ROOK, 15, 7.0, 2.0, 4.0),
+        (p::MOB_QUEEN, 28, 13.0, 1.0, 2.0),
+    ];
     for (start, len, mid, mg, eg) in mobility {
         for n in 0..len {
             v[start + n] = [(n as f64 - mid) * mg, (n as f64 - mid) * eg];
@@ -195,6 +216,9 @@ fn hand_set() -> Params {
     }
     v[p::THREAT_BY_PAWN] = [40.0, 30.0];
     v[p::THREAT_BY_MINOR] = [25.0, 20.0];
+    for (kind, w) in [8.0, 4.0, 8.0, 6.0].iter().enumerate() {
+        v[p::SAFE_CHECK + kind] = [*w, 2.0];
+    }
     v[p::TEMPO] = [15.0, 5.0];
     v
 }
@@ -219,15 +243,22 @@ fn render(params: &Params, provenance: &str) -> String {
     for line in provenance.lines() {
         let _ = writeln!(out, "//! {line}");
     }
-    out.push_str("\nuse super::params::{S, N_PARAMS};\n\n");
-    out.push_str("/// The parameter values, indexed by the offsets in `params.rs`.\n#[rustfmt::skip]\n");
+    out.push_str("\nuse super::params::{N_PARAMS, S};\n\n");
+    out.push_str(
+        "/// The parameter values, indexed by the offsets in `params.rs`.\n#[rustfmt::skip]\n",
+    );
     out.push_str("pub const PARAMS: [S; N_PARAMS] = [\n");
     for &(name, start, len) in SLICES.iter() {
         let _ = writeln!(out, "    // {name}");
         for row in (start..start + len).collect::<Vec<_>>().chunks(8) {
             out.push_str("   ");
             for &i in row {
-                let _ = write!(out, " S::new({}, {}),", params[i][0].round() as i32, params[i][1].round() as i32);
+                let _ = write!(
+                    out,
+                    " S::new({}, {}),",
+                    params[i][0].round() as i32,
+                    params[i][1].round() as i32
+                );
             }
             out.push('\n');
         }
@@ -243,6 +274,7 @@ struct Args {
     lr: f64,
     holdout: f64,
     start: String,
+    l2: f64,
     write_hand: bool,
 }
 
@@ -254,6 +286,7 @@ fn parse_args() -> Result<Args, String> {
         lr: 1.0,
         holdout: 0.1,
         start: "hand".into(),
+        l2: 1e-7,
         write_hand: false,
     };
     let mut it = std::env::args().skip(1);
@@ -261,10 +294,19 @@ fn parse_args() -> Result<Args, String> {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--out" => a.out = value("--out")?,
-            "--epochs" => a.epochs = value("--epochs")?.parse().map_err(|e| format!("--epochs: {e}"))?,
+            "--epochs" => {
+                a.epochs = value("--epochs")?
+                    .parse()
+                    .map_err(|e| format!("--epochs: {e}"))?
+            }
             "--lr" => a.lr = value("--lr")?.parse().map_err(|e| format!("--lr: {e}"))?,
-            "--holdout" => a.holdout = value("--holdout")?.parse().map_err(|e| format!("--holdout: {e}"))?,
+            "--holdout" => {
+                a.holdout = value("--holdout")?
+                    .parse()
+                    .map_err(|e| format!("--holdout: {e}"))?
+            }
             "--start" => a.start = value("--start")?,
+            "--l2" => a.l2 = value("--l2")?.parse().map_err(|e| format!("--l2: {e}"))?,
             "--write-hand" => a.write_hand = true,
             s if !s.starts_with("--") && a.data.is_none() => a.data = Some(s.to_string()),
             s => return Err(format!("unexpected argument {s}")),
@@ -280,12 +322,15 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}\nusage: tune DATA [--out FILE] [--epochs N] [--lr X] [--holdout F] [--start hand|current]\n       tune --write-hand [--out FILE]");
+            eprintln!("{e}\nusage: tune DATA [--out FILE] [--epochs N] [--lr X] [--holdout F] [--l2 X] [--start hand|current]\n       tune --write-hand [--out FILE]");
             return ExitCode::FAILURE;
         }
     };
     if args.write_hand {
-        let text = render(&hand_set(), "Values: the hand-set starting point (tune --write-hand), not yet tuned.");
+        let text = render(
+            &hand_set(),
+            "Values: the hand-set starting point (tune --write-hand), not yet tuned.",
+        );
         return match std::fs::write(&args.out, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -312,7 +357,10 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     let mut data = load(path)?;
     let entries = std::mem::take(&mut data.entries);
     if entries.len() < 100 {
-        return Err(format!("only {} positions in {path}: too few to tune", entries.len()));
+        return Err(format!(
+            "only {} positions in {path}: too few to tune",
+            entries.len()
+        ));
     }
     // The file is written game by game, so a tail cut keeps positions of one game on one side.
     let split = entries.len() - (entries.len() as f64 * args.holdout) as usize;
@@ -332,31 +380,44 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     let material = material_only();
     let k_mat = fit_k(&data, train, &material);
     let mat_valid = mse(&data, valid, &material, k_mat);
-    eprintln!("material only: K {k_mat:.3}, train {:.6}, valid {mat_valid:.6}", mse(&data, train, &material, k_mat));
+    eprintln!(
+        "material only: K {k_mat:.3}, train {:.6}, valid {mat_valid:.6}",
+        mse(&data, train, &material, k_mat)
+    );
     let k = fit_k(&data, train, &params);
     let start_train = mse(&data, train, &params, k);
     let start_valid = mse(&data, valid, &params, k);
-    eprintln!("start ({}): K {k:.3}, train {start_train:.6}, valid {start_valid:.6}", args.start);
+    eprintln!(
+        "start ({}): K {k:.3}, train {start_train:.6}, valid {start_valid:.6}",
+        args.start
+    );
 
     // Adam, full batch.
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let mut m = vec![[0.0; 2]; N_PARAMS];
     let mut v = vec![[0.0; 2]; N_PARAMS];
     let mut grad = vec![[0.0; 2]; N_PARAMS];
+    // L2 pull towards the starting values: with a few thousand games, parameters that few positions touch
+    // (rare piece-square slots, high mobility counts) would otherwise be fitted to the noise of those games.
+    let prior = params.clone();
     let mut best = (f64::INFINITY, params.clone(), 0usize);
     for epoch in 1..=args.epochs {
         gradient(&data, train, &params, k, &mut grad);
         let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
         for i in 0..N_PARAMS {
             for ph in 0..2 {
-                let g = grad[i][ph];
+                let g = grad[i][ph] + 2.0 * args.l2 * (params[i][ph] - prior[i][ph]);
                 m[i][ph] = b1 * m[i][ph] + (1.0 - b1) * g;
                 v[i][ph] = b2 * v[i][ph] + (1.0 - b2) * g * g;
                 params[i][ph] -= args.lr * (m[i][ph] / c1) / ((v[i][ph] / c2).sqrt() + eps);
             }
         }
         if epoch % 25 == 0 || epoch == args.epochs {
-            let e_valid = if valid.is_empty() { mse(&data, train, &params, k) } else { mse(&data, valid, &params, k) };
+            let e_valid = if valid.is_empty() {
+                mse(&data, train, &params, k)
+            } else {
+                mse(&data, valid, &params, k)
+            };
             if e_valid < best.0 {
                 best = (e_valid, params.clone(), epoch);
             }
@@ -372,17 +433,19 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     let (best_valid, params, best_epoch) = best;
     let end_train = mse(&data, train, &params, k);
     let provenance = format!(
-        "Tuned on {path}: {} training positions, {} held out; K = {k:.3}; Adam lr {}, best of {} epochs at \
-         epoch {best_epoch}.\nMean squared error (train / held-out): material only {:.6} / {mat_valid:.6}; hand-set \
+        "Tuned on {path}: {} training positions, {} held out; K = {k:.3}; Adam lr {}, L2 {:e} towards the \
+         start, best of {} epochs at epoch {best_epoch}.\nMean squared error (train / held-out): material only {:.6} / {mat_valid:.6}; hand-set \
          start {start_train:.6} / {start_valid:.6}; tuned {end_train:.6} / {best_valid:.6}.",
         train.len(),
         valid.len(),
         args.lr,
+        args.l2,
         args.epochs,
         mse(&data, train, &material, k_mat),
     );
     eprintln!("{provenance}");
-    std::fs::write(&args.out, render(&params, &provenance)).map_err(|e| format!("cannot write {}: {e}", args.out))?;
+    std::fs::write(&args.out, render(&params, &provenance))
+        .map_err(|e| format!("cannot write {}: {e}", args.out))?;
     eprintln!("wrote {}", args.out);
     Ok(())
 }

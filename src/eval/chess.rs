@@ -162,36 +162,91 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
     let zone = king_attacks(their_king) | their_king.bb();
     let their_heavy = pos.colored(them, Rook) | pos.colored(them, Queen);
     let mut units = 0;
+    // Attack sets by kind (knight, bishop, rook, queen) for the safe-check term.
+    let mut attacked_by = [0; 4];
     for sq in squares(pos.colored(us, Knight)) {
         let att = knight_attacks(sq);
+        attacked_by[0] |= att;
         sink.add(us, p::MOB_KNIGHT + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 { KING_ATTACK_UNITS[1] } else { 0 };
-        sink.add(us, p::THREAT_BY_MINOR, (att & their_heavy).count_ones() as i32);
+        units += if att & zone != 0 {
+            KING_ATTACK_UNITS[1]
+        } else {
+            0
+        };
+        sink.add(
+            us,
+            p::THREAT_BY_MINOR,
+            (att & their_heavy).count_ones() as i32,
+        );
     }
     for sq in squares(pos.colored(us, Bishop)) {
         let att = bishop_attacks(sq, occ);
+        attacked_by[1] |= att;
         sink.add(us, p::MOB_BISHOP + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 { KING_ATTACK_UNITS[2] } else { 0 };
-        sink.add(us, p::THREAT_BY_MINOR, (att & their_heavy).count_ones() as i32);
+        units += if att & zone != 0 {
+            KING_ATTACK_UNITS[2]
+        } else {
+            0
+        };
+        sink.add(
+            us,
+            p::THREAT_BY_MINOR,
+            (att & their_heavy).count_ones() as i32,
+        );
     }
     for sq in squares(pos.colored(us, Rook)) {
         let att = rook_attacks(sq, occ);
+        attacked_by[2] |= att;
         sink.add(us, p::MOB_ROOK + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 { KING_ATTACK_UNITS[3] } else { 0 };
+        units += if att & zone != 0 {
+            KING_ATTACK_UNITS[3]
+        } else {
+            0
+        };
         let file = file_mask(sq.file() as usize);
         if file & our_pawns == 0 {
             let open = file & their_pawns == 0;
-            sink.add(us, if open { p::ROOK_OPEN } else { p::ROOK_SEMI_OPEN }, 1);
+            sink.add(
+                us,
+                if open {
+                    p::ROOK_OPEN
+                } else {
+                    p::ROOK_SEMI_OPEN
+                },
+                1,
+            );
         }
     }
     for sq in squares(pos.colored(us, Queen)) {
         let att = queen_attacks(sq, occ);
+        attacked_by[3] |= att;
         sink.add(us, p::MOB_QUEEN + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 { KING_ATTACK_UNITS[4] } else { 0 };
+        units += if att & zone != 0 {
+            KING_ATTACK_UNITS[4]
+        } else {
+            0
+        };
     }
     if units > 0 {
         let slot = (units as usize).min(p::KING_ATTACK_LEN - 1);
         sink.add(us, p::KING_ATTACK + slot, 1);
+    }
+    // Safe checks: a cheap stand-in for the enemy king's exposure that the attack units do not see.
+    let check_safe =
+        !pos.color_bb(us) & !pawn_attacks_bb(them, their_pawns) & !king_attacks(their_king);
+    let bishop_checks = bishop_attacks(their_king, occ);
+    let rook_checks = rook_attacks(their_king, occ);
+    let check_squares = [
+        knight_attacks(their_king),
+        bishop_checks,
+        rook_checks,
+        bishop_checks | rook_checks,
+    ];
+    for (kind, (&from, &att)) in check_squares.iter().zip(&attacked_by).enumerate() {
+        let n = (from & att & check_safe).count_ones() as i32;
+        if n != 0 {
+            sink.add(us, p::SAFE_CHECK + kind, n);
+        }
     }
     if pos.colored(us, Bishop).count_ones() >= 2 {
         sink.add(us, p::BISHOP_PAIR, 1);
@@ -209,7 +264,11 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
             sink.add(us, p::DOUBLED, 1);
         } else if PASSED_SPAN[us.index()][s] & their_pawns == 0 {
             sink.add(us, p::PASSED + rank, 1);
-            let stop = Square(if us == Color::White { sq.0 + 8 } else { sq.0 - 8 });
+            let stop = Square(if us == Color::White {
+                sq.0 + 8
+            } else {
+                sq.0 - 8
+            });
             if occ & stop.bb() != 0 {
                 sink.add(us, p::PASSED_BLOCKED + rank, 1);
             }
@@ -264,7 +323,12 @@ fn all_terms<K: Sink>(pos: &Position, sink: &mut K) {
 #[inline(always)]
 pub fn phase(pos: &Position) -> i32 {
     let mut phase = 0;
-    for kind in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+    for kind in [
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ] {
         phase += pos.pieces(kind).count_ones() as i32 * PHASE_WEIGHT[kind.index()];
     }
     phase.min(MAX_PHASE)
@@ -303,7 +367,8 @@ pub fn endgame_scales(pos: &Position) -> [i32; 2] {
 #[inline(always)]
 fn taper(total: S, phase: i32, scales: [i32; 2]) -> i32 {
     let scale = if total.eg > 0 { scales[0] } else { scales[1] };
-    (total.mg * phase * SCALE_ONE + total.eg * (MAX_PHASE - phase) * scale) / (MAX_PHASE * SCALE_ONE)
+    (total.mg * phase * SCALE_ONE + total.eg * (MAX_PHASE - phase) * scale)
+        / (MAX_PHASE * SCALE_ONE)
 }
 
 /// Static evaluation in centipawns from the side to move's point of view.
@@ -360,10 +425,10 @@ pub fn trace(pos: &Position) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<14}|{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7}",
+        "{:<15}|{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7}",
         "term", "W mg", "W eg", "W", "B mg", "B eg", "B", "mg", "eg", "total"
     );
-    let _ = writeln!(out, "{}", "-".repeat(14 + 3 * 23));
+    let _ = writeln!(out, "{}", "-".repeat(15 + 3 * 23));
     let mut total = S::default();
     for (i, &(name, _, _)) in TERMS.iter().enumerate() {
         let [w, b] = terms.0[i];
@@ -371,7 +436,7 @@ pub fn trace(pos: &Position) -> String {
         total = S::new(total.mg + d.mg, total.eg + d.eg);
         let _ = writeln!(
             out,
-            "{:<14}|{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7}",
+            "{:<15}|{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7} |{:>7}{:>7}{:>7}",
             name,
             w.mg,
             w.eg,
@@ -384,10 +449,10 @@ pub fn trace(pos: &Position) -> String {
             blend(d)
         );
     }
-    let _ = writeln!(out, "{}", "-".repeat(14 + 3 * 23));
+    let _ = writeln!(out, "{}", "-".repeat(15 + 3 * 23));
     let _ = writeln!(
         out,
-        "{:<14}|{:>46}{:>7}{:>7}{:>7}",
+        "{:<15}|{:>46}{:>7}{:>7}{:>7}",
         "sum",
         "",
         total.mg,
@@ -399,10 +464,18 @@ pub fn trace(pos: &Position) -> String {
     let _ = writeln!(
         out,
         "phase {phase}/{MAX_PHASE}, endgame scale {scale}/{SCALE_ONE}, tempo included for {}",
-        if pos.side_to_move() == Color::White { "White" } else { "Black" }
+        if pos.side_to_move() == Color::White {
+            "White"
+        } else {
+            "Black"
+        }
     );
     let _ = writeln!(out, "evaluation (White's view): {white} cp");
-    let stm = if pos.side_to_move() == Color::White { white } else { -white };
+    let stm = if pos.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    };
     let _ = writeln!(out, "evaluation (side to move): {stm} cp");
     out
 }

@@ -63,14 +63,17 @@ pub const KING_ATTACK_LEN: usize = 16;
 pub const THREAT_BY_PAWN: usize = KING_ATTACK + KING_ATTACK_LEN;
 /// A knight or bishop attacking an enemy rook or queen.
 pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// Squares from which a knight, bishop, rook or queen could give check, attacked by such a piece of ours and
+/// not guarded by an enemy pawn or the king (and not our own pieces' squares): per kind, per square.
+pub const SAFE_CHECK: usize = THREAT_BY_MINOR + 1;
 /// Side to move.
-pub const TEMPO: usize = THREAT_BY_MINOR + 1;
+pub const TEMPO: usize = SAFE_CHECK + 4;
 /// Total number of parameters.
 pub const N_PARAMS: usize = TEMPO + 1;
 
 /// The evaluation terms, each a contiguous slice of the parameters: (name, first index, length).
 /// The trace reports per term; the tuner names the slices in the file it writes.
-pub const TERMS: [(&str, usize, usize); 13] = [
+pub const TERMS: [(&str, usize, usize); 14] = [
     ("material", MATERIAL, 5),
     ("piece-square", PSQT, 6 * 64),
     ("mobility", MOB_KNIGHT, 9 + 14 + 15 + 28),
@@ -83,11 +86,12 @@ pub const TERMS: [(&str, usize, usize); 13] = [
     ("king shield", KING_SHIELD, 3),
     ("king attack", KING_ATTACK, KING_ATTACK_LEN),
     ("threats", THREAT_BY_PAWN, 2),
+    ("safe checks", SAFE_CHECK, 4),
     ("tempo", TEMPO, 1),
 ];
 
 /// Named sub-slices of the parameters, finer than `TERMS`, for the generated file's comments.
-pub const SLICES: [(&str, usize, usize); 25] = [
+pub const SLICES: [(&str, usize, usize); 27] = [
     ("MATERIAL", MATERIAL, 5),
     ("PSQT pawn", PSQT, 64),
     ("PSQT knight", PSQT + 64, 64),
@@ -112,5 +116,7 @@ pub const SLICES: [(&str, usize, usize); 25] = [
     ("ROOK_SEMI_OPEN", ROOK_SEMI_OPEN, 1),
     ("KING_SHIELD", KING_SHIELD, 3),
     ("KING_ATTACK", KING_ATTACK, KING_ATTACK_LEN),
-    ("THREATS, TEMPO", THREAT_BY_PAWN, 3),
+    ("THREAT_BY_PAWN, THREAT_BY_MINOR", THREAT_BY_PAWN, 2),
+    ("SAFE_CHECK", SAFE_CHECK, 4),
+    ("TEMPO", TEMPO, 1),
 ];

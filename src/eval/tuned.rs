@@ -2,7 +2,7 @@
 //! do not hand-edit. Layout and meaning of each slot: `params.rs`. PSQT rows run a1..h1 first.
 //! Values: the hand-set starting point (tune --write-hand), not yet tuned.
 
-use super::params::{S, N_PARAMS};
+use super::params::{N_PARAMS, S};
 
 /// The parameter values, indexed by the offsets in `params.rs`.
 #[rustfmt::skip]
@@ -104,6 +104,10 @@ pub const PARAMS: [S; N_PARAMS] = [
     // KING_ATTACK
     S::new(0, 0), S::new(2, 2), S::new(6, 4), S::new(14, 6), S::new(24, 8), S::new(38, 10), S::new(54, 12), S::new(74, 14),
     S::new(96, 16), S::new(122, 18), S::new(150, 20), S::new(182, 22), S::new(216, 24), S::new(254, 26), S::new(294, 28), S::new(338, 30),
-    // THREATS, TEMPO
-    S::new(40, 30), S::new(25, 20), S::new(15, 5),
+    // THREAT_BY_PAWN, THREAT_BY_MINOR
+    S::new(40, 30), S::new(25, 20),
+    // SAFE_CHECK
+    S::new(8, 2), S::new(4, 2), S::new(8, 2), S::new(6, 2),
+    // TEMPO
+    S::new(15, 5),
 ];

@@ -7,12 +7,16 @@ capture nor a promotion, no mate score) is written as one `FEN;result` line, res
 1.0 / 0.5 / 0.0. Games are written contiguously, so a tuner can hold out the tail of the file as a validation
 set without leaking positions from the same game.
 
-Regenerate the data set used for the committed parameters (about 25 minutes on one core):
+Regenerate the data set used for the committed parameters (two 25-minute runs on one core, appended to one
+file; data/ is git-ignored, the file is ~35 MB):
 
     pip install chess
     python3 scripts/gen_tune_data.py --out data/tune.txt --minutes 25 --seed 1
+    python3 scripts/gen_tune_data.py --out data/tune.txt --minutes 25 --seed 2
 
-then tune with `cargo run --release --bin tune -- data/tune.txt` (see src/bin/tune.rs).
+then tune with `cargo run --release --bin tune -- data/tune.txt` (see src/bin/tune.rs for the options; the
+header of src/eval/tuned.rs records the ones used). The node budgets make the data depend on machine speed
+only through the time limit (how many games fit), not on the moves: use --games N for an exact game count.
 """
 
 import argparse

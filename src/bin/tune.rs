@@ -8,7 +8,7 @@
 //! with the parameters of the epoch with the lowest validation error.
 //!
 //! Usage: `cargo run --release --bin tune -- DATA [--out src/eval/tuned.rs] [--epochs 3000] [--lr 1.0]
-//! [--holdout 0.1] [--l2 1e-7] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
+//! [--holdout 0.1] [--l2 1e-7] [--free-files] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
 
 use corvid::chess::Position;
 use corvid::eval::chess::{features, MAX_PHASE, SCALE_ONE};
@@ -139,6 +139,22 @@ fn gradient(data: &Data, entries: &[Entry], params: &Params, k: f64, grad: &mut 
         g[0] /= n;
         g[1] /= n;
     });
+}
+
+/// Gives each piece-square slot and its mirror across the d/e file boundary the same (summed) gradient, so
+/// that, starting from file-symmetric values, the tables stay left-right symmetric: half the free parameters,
+/// which the few thousand games we can afford need. (`--free-files` turns it off.)
+fn tie_mirrored_files(grad: &mut Params) {
+    for kind in 0..6 {
+        for sq in 0..64 {
+            if sq % 8 < 4 {
+                let (a, b) = (p::PSQT + kind * 64 + sq, p::PSQT + kind * 64 + (sq ^ 7));
+                let sum = [grad[a][0] + grad[b][0], grad[a][1] + grad[b][1]];
+                grad[a] = sum;
+                grad[b] = sum;
+            }
+        }
+    }
 }
 
 /// Hand-set starting values: textbook-shaped guesses, deliberately rough, for the tuner to improve on.
@@ -275,6 +291,7 @@ struct Args {
     holdout: f64,
     start: String,
     l2: f64,
+    free_files: bool,
     write_hand: bool,
 }
 
@@ -287,6 +304,7 @@ fn parse_args() -> Result<Args, String> {
         holdout: 0.1,
         start: "hand".into(),
         l2: 1e-7,
+        free_files: false,
         write_hand: false,
     };
     let mut it = std::env::args().skip(1);
@@ -308,6 +326,7 @@ fn parse_args() -> Result<Args, String> {
             "--start" => a.start = value("--start")?,
             "--l2" => a.l2 = value("--l2")?.parse().map_err(|e| format!("--l2: {e}"))?,
             "--write-hand" => a.write_hand = true,
+            "--free-files" => a.free_files = true,
             s if !s.starts_with("--") && a.data.is_none() => a.data = Some(s.to_string()),
             s => return Err(format!("unexpected argument {s}")),
         }
@@ -322,7 +341,7 @@ fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}\nusage: tune DATA [--out FILE] [--epochs N] [--lr X] [--holdout F] [--l2 X] [--start hand|current]\n       tune --write-hand [--out FILE]");
+            eprintln!("{e}\nusage: tune DATA [--out FILE] [--epochs N] [--lr X] [--holdout F] [--l2 X] [--free-files] [--start hand|current]\n       tune --write-hand [--out FILE]");
             return ExitCode::FAILURE;
         }
     };
@@ -403,6 +422,9 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     let mut best = (f64::INFINITY, params.clone(), 0usize);
     for epoch in 1..=args.epochs {
         gradient(&data, train, &params, k, &mut grad);
+        if !args.free_files {
+            tie_mirrored_files(&mut grad);
+        }
         let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
         for i in 0..N_PARAMS {
             for ph in 0..2 {
@@ -434,12 +456,13 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     let end_train = mse(&data, train, &params, k);
     let provenance = format!(
         "Tuned on {path}: {} training positions, {} held out; K = {k:.3}; Adam lr {}, L2 {:e} towards the \
-         start, best of {} epochs at epoch {best_epoch}.\nMean squared error (train / held-out): material only {:.6} / {mat_valid:.6}; hand-set \
+         start, {} piece-square files, best of {} epochs at epoch {best_epoch}.\nMean squared error (train / held-out): material only {:.6} / {mat_valid:.6}; hand-set \
          start {start_train:.6} / {start_valid:.6}; tuned {end_train:.6} / {best_valid:.6}.",
         train.len(),
         valid.len(),
         args.lr,
         args.l2,
+        if args.free_files { "free" } else { "mirror-tied" },
         args.epochs,
         mse(&data, train, &material, k_mat),
     );

@@ -190,3 +190,14 @@ fn tuner_features_reproduce_evaluate() {
         );
     }
 }
+
+#[test]
+fn drawish_endgames_are_scaled_down() {
+    // Two pawns up with opposite-coloured bishops is worth much less than with bishops of one colour.
+    let opposite = eval_fen("8/4kp2/8/2b5/8/8/3PPP2/5BK1 w - - 0 1");
+    let same = eval_fen("8/4kp2/8/3b4/8/8/3PPP2/5BK1 w - - 0 1");
+    assert!(opposite > 0 && opposite < same - 40, "{opposite} vs {same}");
+    // A rook against a bishop without pawns is far from a rook's worth.
+    let rook_v_bishop = eval_fen("8/4k3/8/3b4/8/8/8/3RK3 w - - 0 1");
+    assert!(rook_v_bishop < 100, "{rook_v_bishop}");
+}

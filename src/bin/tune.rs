@@ -472,3 +472,72 @@ fn run(args: &Args, path: &str) -> Result<(), String> {
     eprintln!("wrote {}", args.out);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny_data() -> Data {
+        let lines = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1;1.0",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1;0.5",
+            "2kr3r/ppp2ppp/2n5/2b1q3/4P3/2N2N2/PPPQ1PPP/2KR1B1R b - - 3 12;0.0",
+            "8/4kp2/8/2b5/8/8/3PPP2/5BK1 w - - 0 1;0.5",
+        ];
+        let path =
+            std::env::temp_dir().join(format!("corvid-tune-test-{}.txt", std::process::id()));
+        std::fs::write(&path, lines.join("\n")).expect("temp file is writable");
+        let data = load(path.to_str().expect("utf-8 temp path")).expect("loads");
+        let _ = std::fs::remove_file(&path);
+        data
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut data = tiny_data();
+        let entries = std::mem::take(&mut data.entries);
+        assert_eq!(entries.len(), 4);
+        let params = hand_set();
+        let k = 1.1;
+        let mut grad = vec![[0.0; 2]; N_PARAMS];
+        gradient(&data, &entries, &params, k, &mut grad);
+        // Parameters the positions actually use (the others' gradient is trivially zero).
+        let mut probes: Vec<usize> = data.index.iter().map(|&i| i as usize).collect();
+        probes.sort_unstable();
+        probes.dedup();
+        assert!(probes.len() > 20);
+        let mut checked = 0;
+        for &i in probes.iter().step_by(3) {
+            for ph in 0..2 {
+                let h = 1e-3;
+                let (mut up, mut down) = (params.clone(), params.clone());
+                up[i][ph] += h;
+                down[i][ph] -= h;
+                let numeric =
+                    (mse(&data, &entries, &up, k) - mse(&data, &entries, &down, k)) / (2.0 * h);
+                assert!(
+                    (numeric - grad[i][ph]).abs() <= 1e-6 + 1e-3 * numeric.abs(),
+                    "{i}/{ph}: {numeric} vs {}",
+                    grad[i][ph]
+                );
+                checked += (numeric != 0.0) as usize;
+            }
+        }
+        assert!(checked >= 10, "the probed parameters move the error");
+    }
+
+    #[test]
+    fn hand_set_values_render_and_tie_symmetrically() {
+        let v = hand_set();
+        for kind in 0..6 {
+            for sq in 0..64 {
+                assert_eq!(
+                    v[p::PSQT + kind * 64 + sq],
+                    v[p::PSQT + kind * 64 + (sq ^ 7)]
+                );
+            }
+        }
+        let text = render(&v, "test");
+        assert_eq!(text.matches("S::new(").count(), N_PARAMS);
+    }
+}

@@ -6,7 +6,9 @@
 /// A (middlegame, endgame) pair in centipawns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct S {
+    /// Middlegame value (all pieces on the board).
     pub mg: i32,
+    /// Endgame value (kings and pawns only).
     pub eg: i32,
 }
 
@@ -17,6 +19,7 @@ impl S {
     }
 }
 
+/// The parameter values (`N_PARAMS` of them), as the tuner last wrote them.
 pub use super::tuned::PARAMS;
 
 /// Piece values, indexed by `PieceType::index()` (pawn..queen; the king has none).

@@ -235,6 +235,8 @@ fn hand_set() -> Params {
     for (kind, w) in [8.0, 4.0, 8.0, 6.0].iter().enumerate() {
         v[p::SAFE_CHECK + kind] = [*w, 2.0];
     }
+    v[p::OUTPOST] = [20.0, 10.0];
+    v[p::OUTPOST + 1] = [10.0, 5.0];
     v[p::TEMPO] = [15.0, 5.0];
     v
 }

@@ -164,9 +164,26 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
     let mut units = 0;
     // Attack sets by kind (knight, bishop, rook, queen) for the safe-check term.
     let mut attacked_by = [0; 4];
+    // Outposts: ranks 4 to 6, defended by an own pawn, no enemy pawn left that could ever attack the square.
+    let pawn_defended = pawn_attacks_bb(us, our_pawns);
+    let outpost_ranks: Bitboard = if us == Color::White {
+        0x0000_ffff_ff00_0000
+    } else {
+        0x0000_00ff_ffff_0000
+    };
+    let is_outpost = |sq: Square| {
+        outpost_ranks & pawn_defended & sq.bb() != 0
+            && PASSED_SPAN[us.index()][sq.index()]
+                & ADJACENT_FILES[sq.file() as usize]
+                & their_pawns
+                == 0
+    };
     for sq in squares(pos.colored(us, Knight)) {
         let att = knight_attacks(sq);
         attacked_by[0] |= att;
+        if is_outpost(sq) {
+            sink.add(us, p::OUTPOST, 1);
+        }
         sink.add(us, p::MOB_KNIGHT + (att & safe).count_ones() as usize, 1);
         units += if att & zone != 0 {
             KING_ATTACK_UNITS[1]
@@ -182,6 +199,9 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
     for sq in squares(pos.colored(us, Bishop)) {
         let att = bishop_attacks(sq, occ);
         attacked_by[1] |= att;
+        if is_outpost(sq) {
+            sink.add(us, p::OUTPOST + 1, 1);
+        }
         sink.add(us, p::MOB_BISHOP + (att & safe).count_ones() as usize, 1);
         units += if att & zone != 0 {
             KING_ATTACK_UNITS[2]

@@ -69,14 +69,16 @@ pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 /// Squares from which a knight, bishop, rook or queen could give check, attacked by such a piece of ours and
 /// not guarded by an enemy pawn or the king (and not our own pieces' squares): per kind, per square.
 pub const SAFE_CHECK: usize = THREAT_BY_MINOR + 1;
+/// A knight, respectively bishop, on the 4th to 6th rank, defended by a pawn and out of reach of enemy pawns.
+pub const OUTPOST: usize = SAFE_CHECK + 4;
 /// Side to move.
-pub const TEMPO: usize = SAFE_CHECK + 4;
+pub const TEMPO: usize = OUTPOST + 2;
 /// Total number of parameters.
 pub const N_PARAMS: usize = TEMPO + 1;
 
 /// The evaluation terms, each a contiguous slice of the parameters: (name, first index, length).
 /// The trace reports per term; the tuner names the slices in the file it writes.
-pub const TERMS: [(&str, usize, usize); 14] = [
+pub const TERMS: [(&str, usize, usize); 15] = [
     ("material", MATERIAL, 5),
     ("piece-square", PSQT, 6 * 64),
     ("mobility", MOB_KNIGHT, 9 + 14 + 15 + 28),
@@ -90,11 +92,12 @@ pub const TERMS: [(&str, usize, usize); 14] = [
     ("king attack", KING_ATTACK, KING_ATTACK_LEN),
     ("threats", THREAT_BY_PAWN, 2),
     ("safe checks", SAFE_CHECK, 4),
+    ("outposts", OUTPOST, 2),
     ("tempo", TEMPO, 1),
 ];
 
 /// Named sub-slices of the parameters, finer than `TERMS`, for the generated file's comments.
-pub const SLICES: [(&str, usize, usize); 27] = [
+pub const SLICES: [(&str, usize, usize); 28] = [
     ("MATERIAL", MATERIAL, 5),
     ("PSQT pawn", PSQT, 64),
     ("PSQT knight", PSQT + 64, 64),
@@ -121,5 +124,6 @@ pub const SLICES: [(&str, usize, usize); 27] = [
     ("KING_ATTACK", KING_ATTACK, KING_ATTACK_LEN),
     ("THREAT_BY_PAWN, THREAT_BY_MINOR", THREAT_BY_PAWN, 2),
     ("SAFE_CHECK", SAFE_CHECK, 4),
+    ("OUTPOST", OUTPOST, 2),
     ("TEMPO", TEMPO, 1),
 ];

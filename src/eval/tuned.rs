@@ -108,6 +108,8 @@ pub const PARAMS: [S; N_PARAMS] = [
     S::new(40, 30), S::new(25, 20),
     // SAFE_CHECK
     S::new(8, 2), S::new(4, 2), S::new(8, 2), S::new(6, 2),
+    // OUTPOST
+    S::new(20, 10), S::new(10, 5),
     // TEMPO
     S::new(15, 5),
 ];

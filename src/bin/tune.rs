@@ -7,8 +7,8 @@
 //! vector is extracted once and every epoch is a pass of sparse dot products. Writes `src/eval/tuned.rs`
 //! with the parameters of the epoch with the lowest validation error.
 //!
-//! Usage: `cargo run --release --bin tune -- DATA [--out src/eval/tuned.rs] [--epochs 3000] [--lr 1.0]
-//! [--holdout 0.1] [--l2 1e-7] [--free-files] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
+//! Usage: `cargo run --release --bin tune -- DATA [--out src/eval/tuned.rs] [--epochs 1000] [--lr 1.0]
+//! [--holdout 0.1] [--l2 1e-8] [--free-files] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
 
 use corvid::chess::Position;
 use corvid::eval::chess::{features, MAX_PHASE, SCALE_ONE};
@@ -301,11 +301,11 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         data: None,
         out: "src/eval/tuned.rs".into(),
-        epochs: 3000,
+        epochs: 1000,
         lr: 1.0,
         holdout: 0.1,
         start: "hand".into(),
-        l2: 1e-7,
+        l2: 1e-8,
         free_files: false,
         write_hand: false,
     };

@@ -1,6 +1,6 @@
 //! Orthodox chess evaluation: a tapered sum of middlegame and endgame terms (material, piece-square tables,
-//! mobility, pawn structure, king safety, bishop pair, rook files, threats, tempo), with all weights in
-//! `params.rs`.
+//! mobility, pawn structure, king safety, bishop pair, rook files, outposts, threats, tempo), with all weights
+//! in `params.rs` and an endgame scale factor for drawish material.
 //!
 //! Every term is linear in the parameters (a count times a (mg, eg) pair), so the evaluator is written once,
 //! generic over a `Sink` that receives (side, parameter, count): the fast path adds the constant weights, the
@@ -185,16 +185,9 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
             sink.add(us, p::OUTPOST, 1);
         }
         sink.add(us, p::MOB_KNIGHT + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 {
-            KING_ATTACK_UNITS[1]
-        } else {
-            0
-        };
-        sink.add(
-            us,
-            p::THREAT_BY_MINOR,
-            (att & their_heavy).count_ones() as i32,
-        );
+        units += KING_ATTACK_UNITS[1] * (att & zone != 0) as i32;
+        let threats = (att & their_heavy).count_ones() as i32;
+        sink.add(us, p::THREAT_BY_MINOR, threats);
     }
     for sq in squares(pos.colored(us, Bishop)) {
         let att = bishop_attacks(sq, occ);
@@ -203,49 +196,31 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
             sink.add(us, p::OUTPOST + 1, 1);
         }
         sink.add(us, p::MOB_BISHOP + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 {
-            KING_ATTACK_UNITS[2]
-        } else {
-            0
-        };
-        sink.add(
-            us,
-            p::THREAT_BY_MINOR,
-            (att & their_heavy).count_ones() as i32,
-        );
+        units += KING_ATTACK_UNITS[2] * (att & zone != 0) as i32;
+        let threats = (att & their_heavy).count_ones() as i32;
+        sink.add(us, p::THREAT_BY_MINOR, threats);
     }
     for sq in squares(pos.colored(us, Rook)) {
         let att = rook_attacks(sq, occ);
         attacked_by[2] |= att;
         sink.add(us, p::MOB_ROOK + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 {
-            KING_ATTACK_UNITS[3]
-        } else {
-            0
-        };
+        units += KING_ATTACK_UNITS[3] * (att & zone != 0) as i32;
         let file = file_mask(sq.file() as usize);
         if file & our_pawns == 0 {
             let open = file & their_pawns == 0;
-            sink.add(
-                us,
-                if open {
-                    p::ROOK_OPEN
-                } else {
-                    p::ROOK_SEMI_OPEN
-                },
-                1,
-            );
+            let param = if open {
+                p::ROOK_OPEN
+            } else {
+                p::ROOK_SEMI_OPEN
+            };
+            sink.add(us, param, 1);
         }
     }
     for sq in squares(pos.colored(us, Queen)) {
         let att = queen_attacks(sq, occ);
         attacked_by[3] |= att;
         sink.add(us, p::MOB_QUEEN + (att & safe).count_ones() as usize, 1);
-        units += if att & zone != 0 {
-            KING_ATTACK_UNITS[4]
-        } else {
-            0
-        };
+        units += KING_ATTACK_UNITS[4] * (att & zone != 0) as i32;
     }
     if units > 0 {
         let slot = (units as usize).min(p::KING_ATTACK_LEN - 1);

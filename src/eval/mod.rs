@@ -2,3 +2,5 @@
 
 pub mod chess;
 pub mod makro;
+pub mod params;
+mod tuned;

@@ -110,11 +110,12 @@ impl Game for MakroGame {
     }
 
     fn generate(&self, kind: GenKind, list: &mut MakroMoveList) {
-        let moves = self.position().legal_moves_where(|p, m| match kind {
-            GenKind::All => true,
-            GenKind::Noisy => is_noisy(p, m),
-            GenKind::Quiet => !is_noisy(p, m),
-        });
+        let pos = self.position();
+        let moves = match kind {
+            GenKind::All => pos.legal_moves(),
+            GenKind::Noisy => pos.legal_noisy_moves(),
+            GenKind::Quiet => pos.legal_moves_where(|p, m| !is_noisy(p, m)),
+        };
         for m in moves.into_iter().take(MAX_MAKRO_MOVES) {
             list.push(m);
         }
@@ -202,9 +203,7 @@ impl Game for MakroGame {
     }
 
     fn gives_check(&self, m: Move) -> bool {
-        let mut next = self.position().clone();
-        next.make_move(m);
-        next.in_check()
+        self.position().gives_check(m)
     }
 
     /// A light exchange test (a full SEE over flying pieces and screens is future work): the capture gains the
@@ -219,9 +218,7 @@ impl Game for MakroGame {
         if gain - mover >= threshold {
             return true;
         }
-        let mut next = pos.clone();
-        next.make_move(m);
-        !next.is_attacked(m.destination(), next.side_to_move())
+        !pos.destination_attacked_after(m)
     }
 
     fn set_root(&mut self) {

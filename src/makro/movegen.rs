@@ -169,62 +169,9 @@ pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
         }
 
         for (dirs, orth) in [(&ORTH, true), (&DIAG, false)] {
-            let cannon = if orth { Kind::Cannon } else { Kind::Vao };
             for &d in dirs.iter() {
-                // One walk outward serves ordinary sliders (the first piece), cannons (the first piece after
-                // one screen) and flyers (the first ranked piece, over any number of unranked ones).
-                let mut s = t + d;
-                let mut seen = 0;
-                let mut ranked_between = false;
-                loop {
-                    let c = at(s);
-                    if c == OFF {
-                        break;
-                    }
-                    if c != EMPTY {
-                        seen += 1;
-                        let k = kind_of(c);
-                        let enemy = color_of(c) == by;
-                        let slides = if orth {
-                            k.slides_orthogonally()
-                        } else {
-                            k.slides_diagonally()
-                        };
-                        if enemy
-                            && ((seen == 1 && slides)
-                                || (seen == 2 && k == cannon)
-                                || (!ranked_between && k.flies() && slides))
-                        {
-                            return true;
-                        }
-                        // A ranked piece stops flights beyond it, but may still be a Cannon's screen.
-                        ranked_between |= k.is_ranked();
-                        if ranked_between && seen >= 2 {
-                            break;
-                        }
-                    }
-                    s += d;
-                }
-                // Bent lines arriving at `t` along `d`'s opposite: walk back over empty squares, each a possible
-                // turning square. A Griffon turned there after a diagonal step (d plus a perpendicular unit);
-                // a Rhino after an orthogonal step (one component of the diagonal d).
-                let o = -d;
-                let (bent, steps) = if orth {
-                    let perp = if o.abs() == 1 { WIDTH } else { 1 };
-                    (Kind::Griffon, [o + perp, o - perp])
-                } else {
-                    let v = if o > 0 { WIDTH } else { -WIDTH };
-                    (Kind::Rhino, [v, o - v])
-                };
-                let mut q = t - o;
-                while at(q) == EMPTY {
-                    for step in steps {
-                        let c = at(q - step);
-                        if theirs(c) && kind_of(c) == bent {
-                            return true;
-                        }
-                    }
-                    q -= o;
+                if line_attack(board, t as Sq, by, d, orth) {
+                    return true;
                 }
             }
         }
@@ -232,10 +179,95 @@ pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
     }
 }
 
+/// Is `t` attacked along the line leaving it in direction `d` (orthogonal when `orth`): by a slider, Cannon or
+/// flyer standing on that line, or by a Griffon (Rhino) turning onto it? Leaps are not looked at.
+#[inline]
+fn line_attack(board: &[u8; MAILBOX], t: Sq, by: Color, d: i32, orth: bool) -> bool {
+    let t = t as i32;
+    let at = |s: i32| board[s as usize];
+    let cannon = if orth { Kind::Cannon } else { Kind::Vao };
+    // One walk outward serves ordinary sliders (the first piece), cannons (the first piece after one screen)
+    // and flyers (the first ranked piece, over any number of unranked ones).
+    let mut s = t + d;
+    let mut seen = 0;
+    let mut ranked_between = false;
+    loop {
+        let c = at(s);
+        if c == OFF {
+            break;
+        }
+        if c != EMPTY {
+            seen += 1;
+            let k = kind_of(c);
+            let enemy = color_of(c) == by;
+            let slides = if orth {
+                k.slides_orthogonally()
+            } else {
+                k.slides_diagonally()
+            };
+            if enemy
+                && ((seen == 1 && slides)
+                    || (seen == 2 && k == cannon)
+                    || (!ranked_between && k.flies() && slides))
+            {
+                return true;
+            }
+            // A ranked piece stops flights beyond it, but may still be a Cannon's screen.
+            ranked_between |= k.is_ranked();
+            if ranked_between && seen >= 2 {
+                break;
+            }
+        }
+        s += d;
+    }
+    // Bent lines arriving at `t` along `d`'s opposite: walk back over empty squares, each a possible turning
+    // square. A Griffon turned there after a diagonal step (d plus a perpendicular unit); a Rhino after an
+    // orthogonal step (one component of the diagonal d).
+    let o = -d;
+    let (bent, steps) = if orth {
+        let perp = if o.abs() == 1 { WIDTH } else { 1 };
+        (Kind::Griffon, [o + perp, o - perp])
+    } else {
+        let v = if o > 0 { WIDTH } else { -WIDTH };
+        (Kind::Rhino, [v, o - v])
+    };
+    let mut q = t - o;
+    while at(q) == EMPTY {
+        for step in steps {
+            let c = at(q - step);
+            if is_piece(c) && color_of(c) == by && kind_of(c) == bent {
+                return true;
+            }
+        }
+        q -= o;
+    }
+    false
+}
+
+/// The unit step from `k` towards `s` if they share a rank, file or diagonal (with whether it is orthogonal).
+#[inline(always)]
+fn direction(k: Sq, s: Sq) -> Option<(i32, bool)> {
+    let (df, dr) = (file_of(s) - file_of(k), rank_of(s) - rank_of(k));
+    if (df, dr) == (0, 0) || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+        return None;
+    }
+    Some((df.signum() + dr.signum() * WIDTH, df == 0 || dr == 0))
+}
+
 /// Pseudo-legal move generation.
 impl Position {
     /// All pseudo-legal moves (legality — own King safety, anti-trade — is tested by `is_legal_after`).
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.pseudo::<false>(out);
+    }
+
+    /// Pseudo-legal captures and promotions only (what quiescence search wants), without generating the
+    /// rest.
+    pub fn pseudo_noisy_moves(&self, out: &mut Vec<Move>) {
+        self.pseudo::<true>(out);
+    }
+
+    fn pseudo<const NOISY: bool>(&self, out: &mut Vec<Move>) {
         let us = self.side;
         let fwd = if us == Color::White { WIDTH } else { -WIDTH };
         let last_rank = if us == Color::White { RANKS - 1 } else { 0 };
@@ -250,7 +282,7 @@ impl Position {
                 let kind = kind_of(c);
                 match kind {
                     Kind::Pawn | Kind::Warrior => {
-                        self.gen_pawnlike(out, p, kind, fwd, last_rank, pawn_start);
+                        self.gen_pawnlike::<NOISY>(out, p, kind, fwd, last_rank, pawn_start);
                         continue;
                     }
                     _ => {}
@@ -267,7 +299,7 @@ impl Position {
                             continue;
                         }
                     }
-                    self.add_step(out, p, t);
+                    self.add_step::<NOISY>(out, p, t);
                 }
                 let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
                 let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
@@ -276,26 +308,27 @@ impl Position {
                         continue;
                     }
                     for &d in dirs.iter() {
-                        self.gen_line(out, p, kind, d);
+                        self.gen_line::<NOISY>(out, p, kind, d);
                     }
                 }
                 match kind {
-                    Kind::Knight | Kind::Elephant => self.gen_airlifts(out, p, &DIAG),
-                    Kind::Champion => self.gen_airlifts(out, p, &ORTH),
+                    // Airlifts and castling never capture.
+                    Kind::Knight | Kind::Elephant if !NOISY => self.gen_airlifts(out, p, &DIAG),
+                    Kind::Champion if !NOISY => self.gen_airlifts(out, p, &ORTH),
                     Kind::Griffon => {
                         for (i, &d) in DIAG.iter().enumerate() {
                             let (df, dr) = DIAGONAL[i];
-                            self.gen_bent(out, p, d, [offset(df, 0), offset(0, dr)]);
+                            self.gen_bent::<NOISY>(out, p, d, [offset(df, 0), offset(0, dr)]);
                         }
                     }
                     Kind::Rhino => {
                         for &d in ORTH.iter() {
                             let perp = if d.abs() == 1 { WIDTH } else { 1 };
-                            self.gen_bent(out, p, d, [d + perp, d - perp]);
+                            self.gen_bent::<NOISY>(out, p, d, [d + perp, d - perp]);
                         }
                     }
                     Kind::Terror => self.gen_hit_and_run(out, p),
-                    Kind::King => self.gen_castling(out, p),
+                    Kind::King if !NOISY => self.gen_castling(out, p),
                     _ => {}
                 }
             }
@@ -303,21 +336,23 @@ impl Position {
     }
 
     #[inline]
-    fn add_step(&self, out: &mut Vec<Move>, from: Sq, to: Sq) {
+    fn add_step<const NOISY: bool>(&self, out: &mut Vec<Move>, from: Sq, to: Sq) {
         let c = self.at(to);
-        if c == EMPTY || (c != OFF && color_of(c) != self.side) {
+        if (c == EMPTY && !NOISY) || (is_piece(c) && color_of(c) != self.side) {
             out.push(Move::new(MoveKind::Normal, from, to, 0));
         }
     }
 
     /// Slides along direction `d`: ordinary, Cannon/Vao (screen captures) or flying (captures over unranked
     /// pieces).
-    fn gen_line(&self, out: &mut Vec<Move>, p: Sq, kind: Kind, d: i32) {
+    fn gen_line<const NOISY: bool>(&self, out: &mut Vec<Move>, p: Sq, kind: Kind, d: i32) {
         let us = self.side;
         let mut s = p as i32 + d;
         // Non-capturing part, common to all.
         while self.board[s as usize] == EMPTY {
-            out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            if !NOISY {
+                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            }
             s += d;
         }
         let c = self.board[s as usize];
@@ -376,7 +411,7 @@ impl Position {
 
     /// Griffon/Rhino: after the (already generated) first step `d` onto an empty square, slide along
     /// `aways` (the two directions leading away from the start).
-    fn gen_bent(&self, out: &mut Vec<Move>, p: Sq, d: i32, aways: [i32; 2]) {
+    fn gen_bent<const NOISY: bool>(&self, out: &mut Vec<Move>, p: Sq, d: i32, aways: [i32; 2]) {
         let q = p as i32 + d;
         if self.board[q as usize] != EMPTY {
             return;
@@ -384,7 +419,9 @@ impl Position {
         for a in aways {
             let mut s = q + a;
             while self.board[s as usize] == EMPTY {
-                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                if !NOISY {
+                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                }
                 s += a;
             }
             let c = self.board[s as usize];
@@ -434,7 +471,7 @@ impl Position {
         }
     }
 
-    fn gen_pawnlike(
+    fn gen_pawnlike<const NOISY: bool>(
         &self,
         out: &mut Vec<Move>,
         p: Sq,
@@ -471,7 +508,9 @@ impl Position {
             if self.board[s as usize] != EMPTY {
                 break;
             }
-            push(out, s, MoveKind::Normal);
+            if !NOISY || rank_of(s as Sq) == last_rank {
+                push(out, s, MoveKind::Normal);
+            }
             s += fwd;
         }
         // Diagonal forward captures, en passant included.
@@ -606,7 +645,10 @@ impl Position {
             return true;
         }
         let near = (file_of(dest) - kf).abs().max((rank_of(dest) - kr).abs()) <= 3;
-        let extra_square = matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun | MoveKind::Castling);
+        let extra_square = matches!(
+            m.kind(),
+            MoveKind::EnPassant | MoveKind::HitAndRun | MoveKind::Castling
+        );
         near || aligned(m.from()) || aligned(m.to()) || (extra_square && aligned(m.extra()))
     }
 
@@ -745,40 +787,30 @@ impl Position {
         if !needs_test {
             return true;
         }
-        // Play the move on a scratch board: only squares change, nothing else matters to attacks.
-        let mut board = self.board;
+        let board = self.board_after(m);
         let to = m.to();
-        let king = match m.kind() {
-            MoveKind::Normal | MoveKind::Promotion => {
-                board[from as usize] = EMPTY;
-                board[to as usize] = mover;
-                if kind_of(mover) == Kind::King {
-                    to
-                } else {
-                    self.king_square(us)
-                }
-            }
-            MoveKind::EnPassant => {
-                board[from as usize] = EMPTY;
-                board[to as usize] = mover;
-                board[m.extra() as usize] = EMPTY;
-                self.king_square(us)
-            }
-            MoveKind::HitAndRun => {
-                board[from as usize] = EMPTY;
-                board[to as usize] = EMPTY;
-                board[m.extra() as usize] = mover;
-                self.king_square(us)
-            }
-            MoveKind::Castling => {
-                let dk = board[m.extra() as usize];
-                board[m.extra() as usize] = EMPTY;
-                board[to as usize] = mover;
-                board[from as usize] = dk;
-                to
-            }
+        let king = if kind_of(mover) == Kind::King {
+            to
+        } else {
+            self.king_square(us)
         };
-        if attacked(&board, king, us.flip()) {
+        // Not in check and the King stays: only the lines through the changed squares can carry a new attack.
+        let exposed = if in_check || king != self.king_square(us) {
+            attacked(&board, king, us.flip())
+        } else {
+            let extra =
+                matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun).then(|| m.extra());
+            let mut dirs: [Option<(i32, bool)>; 3] =
+                [direction(king, from), direction(king, to), None];
+            if let Some(x) = extra {
+                dirs[2] = direction(king, x);
+            }
+            dirs.iter()
+                .enumerate()
+                .filter_map(|(i, d)| d.filter(|d| !dirs[..i].contains(&Some(*d))))
+                .any(|(d, orth)| line_attack(&board, king, us.flip(), d, orth))
+        };
+        if exposed {
             return false;
         }
         // Anti-trade: a Terror or Eagle that lands on a Terror's square must not be capturable there.
@@ -791,6 +823,64 @@ impl Position {
         self.pseudo_moves(&mut v);
         let (lines, check) = (self.king_lines(), self.in_check());
         v.retain(|&m| keep(self, m) && self.legal_with(m, &lines, check));
+        v
+    }
+
+    /// The board after `m`, squares only (no key, clocks or rights): what attack tests need, far cheaper than
+    /// a copy of the position and a full `make_move`.
+    pub fn board_after(&self, m: Move) -> [u8; MAILBOX] {
+        let mut board = self.board;
+        let (from, to) = (m.from() as usize, m.to() as usize);
+        let mover = board[from];
+        match m.kind() {
+            MoveKind::Normal => {
+                board[from] = EMPTY;
+                board[to] = mover;
+            }
+            MoveKind::Promotion => {
+                board[from] = EMPTY;
+                board[to] = code(self.side, Kind::from_code(m.extra() as u8));
+            }
+            MoveKind::EnPassant => {
+                board[from] = EMPTY;
+                board[to] = mover;
+                board[m.extra() as usize] = EMPTY;
+            }
+            MoveKind::HitAndRun => {
+                board[from] = EMPTY;
+                board[to] = EMPTY;
+                board[m.extra() as usize] = mover;
+            }
+            MoveKind::Castling => {
+                let dk = board[m.extra() as usize];
+                board[m.extra() as usize] = EMPTY;
+                board[to] = mover;
+                board[from] = dk;
+            }
+        }
+        board
+    }
+
+    /// Would `m` leave the piece it moves attacked on its destination (by the opponent)?
+    pub fn destination_attacked_after(&self, m: Move) -> bool {
+        attacked(&self.board_after(m), m.destination(), self.side.flip())
+    }
+
+    /// Does `m` give check?
+    pub fn gives_check(&self, m: Move) -> bool {
+        attacked(
+            &self.board_after(m),
+            self.king_square(self.side.flip()),
+            self.side,
+        )
+    }
+
+    /// The legal captures and promotions, generated without the quiet moves.
+    pub fn legal_noisy_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(48);
+        self.pseudo_noisy_moves(&mut v);
+        let (lines, check) = (self.king_lines(), self.in_check());
+        v.retain(|&m| self.legal_with(m, &lines, check));
         v
     }
 
@@ -873,6 +963,76 @@ mod tests {
             && kind_of(target) == Kind::Terror
             && matches!(kind_of(mover), Kind::Terror | Kind::Eagle);
         !(anti_trade && next.is_attacked(m.to(), us.flip()))
+    }
+
+    /// `gives_check` (scratch board) agrees with playing the move and asking the position.
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        let mut seed = 0x00C4_EC4u64;
+        let mut next_rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checks = 0;
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let all = pos.legal_moves();
+                for &m in &all {
+                    let mut next = pos.clone();
+                    next.make_move(m);
+                    assert_eq!(
+                        pos.gives_check(m),
+                        next.in_check(),
+                        "{m:?} in {}",
+                        pos.to_fen()
+                    );
+                    checks += usize::from(next.in_check());
+                }
+                if all.is_empty() {
+                    break;
+                }
+                pos.make_move(all[(next_rand() % all.len() as u64) as usize]);
+            }
+        }
+        assert!(checks > 100, "only {checks} checking moves seen");
+    }
+
+    /// Noisy-only generation yields exactly the captures and promotions of full generation.
+    #[test]
+    fn noisy_generation_matches_filtered_full_generation() {
+        let mut seed = 0x0BAD_5EED_u64;
+        let mut next_rand = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let all = pos.legal_moves();
+                let mut want: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        m.kind() == MoveKind::Promotion
+                            || matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun)
+                            || (m.kind() == MoveKind::Normal && pos.piece_at(m.to()).is_some())
+                    })
+                    .collect();
+                let mut got = pos.legal_noisy_moves();
+                want.sort_by_key(|m| m.0);
+                got.sort_by_key(|m| m.0);
+                assert_eq!(got, want, "{}", pos.to_fen());
+                if all.is_empty() {
+                    break;
+                }
+                pos.make_move(all[(next_rand() % all.len() as u64) as usize]);
+            }
+        }
     }
 
     #[test]

@@ -968,7 +968,7 @@ mod tests {
     /// `gives_check` (scratch board) agrees with playing the move and asking the position.
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let mut seed = 0x00C4_EC4u64;
+        let mut seed = 0x000C_4EC4_u64;
         let mut next_rand = || {
             seed ^= seed << 13;
             seed ^= seed >> 7;

@@ -415,6 +415,33 @@ impl Engine {
         error.map_or(Ok(()), Err)
     }
 
+    /// Sets the game from a start position and moves already checked by the caller (`play` and CECP keep a
+    /// `rules::Game`). The moves are still verified: an illegal one ends the list there and is returned as an
+    /// error, the moves before it kept. The start position's Chess960 flag follows the engine's option.
+    pub fn set_game(&mut self, start: &Position, moves: &[Move]) -> Result<(), PositionError> {
+        let mut start = *start;
+        start.set_chess960(self.options.chess960);
+        let mut setup = GameSetup {
+            start,
+            moves: Vec::with_capacity(moves.len()),
+            current: start,
+        };
+        let mut error = None;
+        for (index, &m) in moves.iter().enumerate() {
+            if !setup.current.is_legal(m) {
+                error = Some(PositionError::Move {
+                    index,
+                    error: MoveParseError::Illegal(m.to_uci(self.options.chess960)),
+                });
+                break;
+            }
+            setup.current.make_move(m);
+            setup.moves.push(m);
+        }
+        self.install(setup);
+        error.map_or(Ok(()), Err)
+    }
+
     fn install(&mut self, setup: GameSetup) {
         let mut game = ChessGame::new(setup.start);
         for &m in &setup.moves {

@@ -54,6 +54,26 @@ impl Outcome {
             None => "1/2-1/2",
         }
     }
+
+    /// A short sentence for the reason, with who won (`White mates`, `Draw by repetition`, `Black resigns`):
+    /// the comment of a CECP result line and the PGN `Termination` text.
+    pub fn description(&self) -> String {
+        let name = |c: Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match (self.termination, self.winner) {
+            (Termination::Checkmate, Some(w)) => format!("{} mates", name(w)),
+            (Termination::Resignation, Some(w)) => format!("{} resigns", name(w.flip())),
+            (Termination::Stalemate, _) => "Stalemate".to_string(),
+            (Termination::ThreefoldRepetition, _) => "Draw by repetition".to_string(),
+            (Termination::FiftyMoveRule, _) => "Draw by fifty-move rule".to_string(),
+            (Termination::DeadPosition, _) => "Draw: no mate possible".to_string(),
+            (Termination::Agreement, _) => "Draw by agreement".to_string(),
+            // A decisive reason without a winner (or the reverse) is never built by this module.
+            (t, _) => t.to_string(),
+        }
+    }
 }
 
 /// What the rules refuse.
@@ -138,6 +158,12 @@ pub fn same_position(a: &Position, b: &Position) -> bool {
             .iter()
             .all(|&k| a.pieces(k) == b.pieces(k))
         && a.color_bb(Color::White) == b.color_bb(Color::White)
+}
+
+/// One PGN tag pair line; quotes and backslashes in the value are escaped.
+fn pgn_tag(key: &str, value: &str) -> String {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("[{key} \"{escaped}\"]\n")
 }
 
 /// A game in progress: its start, its moves, the draw-offer state, and how it ended.
@@ -300,6 +326,64 @@ impl Game {
         }
         self.pending_offer = None;
         Ok(())
+    }
+
+    /// Takes back the last `plies` moves (for a GUI's `undo`/`remove`; Dineri games have no take-backs). The
+    /// game is replayed from its start, so the outcome is recomputed; draw-offer history is forgotten.
+    /// Returns how many plies were actually taken back (never more than were played).
+    pub fn take_back(&mut self, plies: usize) -> usize {
+        let keep = self.moves.len().saturating_sub(plies);
+        let taken = self.moves.len() - keep;
+        let moves: Vec<Move> = self.moves[..keep].to_vec();
+        let mut g = Game::new(self.start);
+        for m in moves {
+            // Every move was legal when first played from the same start.
+            if g.play(m).is_err() {
+                break;
+            }
+        }
+        *self = g;
+        taken
+    }
+
+    /// The game as PGN: the given tags (Event, Site, White, Black...) in order, then `Result`,
+    /// `Termination` (when over), `SetUp`/`FEN` (when not from the standard start), `Variant` for Chess960, a
+    /// blank line and the movetext wrapped at 80 columns, ending with the result (`*` while unfinished).
+    pub fn pgn(&self, tags: &[(&str, String)]) -> String {
+        let result = self.outcome.map_or("*", |o| o.result_str());
+        let mut out = String::new();
+        for (k, v) in tags {
+            out.push_str(&pgn_tag(k, v));
+        }
+        out.push_str(&pgn_tag("Result", result));
+        if let Some(o) = self.outcome {
+            out.push_str(&pgn_tag("Termination", &o.description()));
+        }
+        let fen = self.start.to_fen();
+        if self.start.is_chess960() {
+            out.push_str(&pgn_tag("Variant", "Chess960"));
+        }
+        if fen != crate::chess::STARTPOS || self.start.is_chess960() {
+            out.push_str(&pgn_tag("SetUp", "1"));
+            out.push_str(&pgn_tag("FEN", &fen));
+        }
+        out.push('\n');
+        let mut line = String::new();
+        let text = self.san_movetext();
+        for word in text.split_whitespace().chain(std::iter::once(result)) {
+            if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
     }
 
     /// The moves in SAN with move numbers (`1. e4 e5 2. Nf3`), as PGN movetext without the result.

@@ -248,6 +248,7 @@ options for play:
   --unicode             Unicode pieces on coloured squares even when not a terminal
   --accept-draw CP      Corvid accepts offers when its evaluation is at most CP (default 10)
   --offer-draw CP       Corvid offers when its last evaluations all lay within ±CP (default 15) ...
+  --offer-streak N      ... over its last N moves (default 4) ...
   --offer-after N       ... from move N on (default 30)
   --no-offer            Corvid never offers a draw
   --resign-cp CP        Corvid resigns after --resign-moves evaluations at or below -CP (default 900) ...
@@ -298,6 +299,7 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
             "--accept-draw" => c.policy.accept_draw_cp = num("--accept-draw", it.next())?,
             "--offer-draw" => c.policy.offer_draw_cp = num("--offer-draw", it.next())?,
             "--offer-after" => c.policy.offer_draw_after = num("--offer-after", it.next())?,
+            "--offer-streak" => c.policy.offer_draw_streak = num("--offer-streak", it.next())?,
             "--no-offer" => c.policy.offer_draws = false,
             "--resign-cp" => c.policy.resign_cp = num("--resign-cp", it.next())?,
             "--resign-moves" => c.policy.resign_moves = num("--resign-moves", it.next())?,
@@ -616,6 +618,12 @@ impl<W: Write> Session<'_, W> {
     }
 
     fn human_move(&mut self, text: &str) {
+        if !looks_like_move(text) {
+            self.say(&format!(
+                "'{text}' is neither a move nor a command. Type 'help' for the commands."
+            ));
+            return;
+        }
         match self.game.play_text(text) {
             Ok(m) => {
                 let pos = self.game.positions()[self.game.positions().len() - 2];
@@ -714,6 +722,23 @@ impl<W: Write> Session<'_, W> {
         }
         Ok(())
     }
+}
+
+/// Whether `text` is shaped like a move (SAN, castling or UCI), so that a typo in a command is not reported as
+/// an illegal move.
+fn looks_like_move(text: &str) -> bool {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o") {
+        return true;
+    }
+    let b = t.as_bytes();
+    let has_square = b
+        .windows(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]));
+    has_square
+        && t.len() <= 7
+        && t.chars()
+            .all(|c| "KQRBNabcdefgh12345678x=qrbn-".contains(c))
 }
 
 fn corvid_name(elo: Option<u32>) -> String {
@@ -832,6 +857,18 @@ mod tests {
         assert_eq!(lines[1], " 1  R  N  B  K  Q  B  N  R  1");
         let color = draw_board(g.position(), Some(m), Color::White, BoardStyle::Color);
         assert!(color.contains('♚') && color.contains("\x1b[48;5;"));
+    }
+
+    #[test]
+    fn move_shapes() {
+        for m in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "Qh4#", "g1f3", "e7e8q", "Nbd7", "Ke3",
+        ] {
+            assert!(looks_like_move(m), "{m}");
+        }
+        for t in ["hello", "drawe", "resgn", "", "xx", "e9", "Zz4"] {
+            assert!(!looks_like_move(t), "{t}");
+        }
     }
 
     #[test]

@@ -621,4 +621,76 @@ mod tests {
         play_all(&mut b, "Kd7 e4");
         assert_eq!(b.san_movetext(), "7... Kd7 8. e4");
     }
+
+    #[test]
+    fn descriptions() {
+        let o = |winner, termination| {
+            Outcome {
+                winner,
+                termination,
+            }
+            .description()
+        };
+        assert_eq!(o(Some(Color::White), Termination::Checkmate), "White mates");
+        assert_eq!(
+            o(Some(Color::White), Termination::Resignation),
+            "Black resigns"
+        );
+        assert_eq!(
+            o(None, Termination::ThreefoldRepetition),
+            "Draw by repetition"
+        );
+        assert_eq!(
+            o(None, Termination::FiftyMoveRule),
+            "Draw by fifty-move rule"
+        );
+        assert_eq!(o(None, Termination::DeadPosition), "Draw: no mate possible");
+        assert_eq!(o(None, Termination::Agreement), "Draw by agreement");
+        assert_eq!(o(None, Termination::Stalemate), "Stalemate");
+    }
+
+    #[test]
+    fn take_back_replays_and_reopens_a_finished_game() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "f3 e5 g4 Qh4#");
+        assert!(g.is_over());
+        assert_eq!(g.take_back(1), 1);
+        assert!(!g.is_over());
+        assert_eq!(g.moves().len(), 3);
+        assert_eq!(g.take_back(2), 2);
+        assert_eq!(g.san_movetext(), "1. f3");
+        assert_eq!(g.take_back(5), 1);
+        assert_eq!(g.position().to_fen(), STARTPOS);
+    }
+
+    #[test]
+    fn pgn_has_result_termination_and_setup() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "f3 e5 g4 Qh4#");
+        let pgn = g.pgn(&[("White", "A \"quoted\" name".to_string())]);
+        assert!(pgn.starts_with("[White \"A \\\"quoted\\\" name\"]\n[Result \"0-1\"]\n"));
+        assert!(pgn.contains("[Termination \"Black mates\"]"));
+        assert!(!pgn.contains("[FEN"));
+        assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+
+        let mut b = game("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
+        play_all(&mut b, "Kd7");
+        let pgn = b.pgn(&[]);
+        assert!(pgn.contains("[Result \"*\"]"));
+        assert!(!pgn.contains("Termination"));
+        assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]"));
+        assert!(pgn.ends_with("7... Kd7 *\n"));
+
+        // Long games wrap at 80 columns.
+        let mut long = game(STARTPOS);
+        play_all(
+            &mut long,
+            "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 \
+             Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4",
+        );
+        let text = long.pgn(&[]);
+        assert!(text.lines().filter(|l| l.contains("Nxe4")).count() == 1);
+        assert!(text.lines().skip(2).count() >= 2, "{text}");
+        assert!(long.pgn(&[]).lines().all(|l| l.len() <= 80));
+    }
 }

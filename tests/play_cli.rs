@@ -202,7 +202,10 @@ fn a_checkmate_by_the_person_ends_the_game() {
         ],
         "xx\nQb8#\n",
     );
-    assert!(out.contains("'xx' is neither a move nor a command"), "{out}");
+    assert!(
+        out.contains("'xx' is neither a move nor a command"),
+        "{out}"
+    );
     assert!(out.contains("You play Qb8#."), "{out}");
     assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
     assert!(out.contains("[Termination \"White mates\"]"), "{out}");

@@ -226,26 +226,27 @@ fn centis_ms(text: &str) -> Option<u64> {
 // Formatting
 
 /// The options Corvid offers through `feature option=…`, with the engine or policy setting each one drives.
+/// Names have no spaces: python-chess (and some GUIs) take an option's name to end at the first space.
 const XB_OPTIONS: &[&str] = &[
-    "Move Overhead -spin 10 0 5000",
+    "MoveOverhead -spin 10 0 5000",
     "UCI_LimitStrength -check 0",
     "UCI_Elo -spin 2800 1000 2800",
-    "Clear Hash -button",
-    "Accept Draw Below -spin 10 -10000 10000",
-    "Offer Draws -check 1",
-    "Offer Draw Within -spin 15 0 10000",
-    "Offer Draw After -spin 30 0 1000",
-    "Offer Draw Streak -spin 4 1 100",
+    "ClearHash -button",
+    "AcceptDrawBelow -spin 10 -10000 10000",
+    "OfferDraws -check 1",
+    "OfferDrawWithin -spin 15 0 10000",
+    "OfferDrawAfter -spin 30 0 1000",
+    "OfferDrawStreak -spin 4 1 100",
     "Resign -check 1",
-    "Resign Below -spin 900 0 100000",
-    "Resign Moves -spin 4 1 100",
+    "ResignBelow -spin 900 0 100000",
+    "ResignMoves -spin 4 1 100",
 ];
 
 /// The reply to `protover 2`: `feature` lines, `done=1` last.
 pub fn format_features() -> String {
     let mut s = String::from("feature done=0\n");
     s.push_str(&format!(
-        "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
+        "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
          analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
          variants=\"normal,fischerandom\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
@@ -553,14 +554,14 @@ impl<W: Write> Session<W> {
         };
         let p = &mut self.conduct.policy;
         let ok = match name {
-            "Accept Draw Below" => num(value).map(|n| p.accept_draw_cp = n as i32),
-            "Offer Draws" => flag(value).map(|b| p.offer_draws = b),
-            "Offer Draw Within" => num(value).map(|n| p.offer_draw_cp = n as i32),
-            "Offer Draw After" => num(value).map(|n| p.offer_draw_after = n.max(0) as u32),
-            "Offer Draw Streak" => num(value).map(|n| p.offer_draw_streak = n.max(1) as usize),
+            "AcceptDrawBelow" => num(value).map(|n| p.accept_draw_cp = n as i32),
+            "OfferDraws" => flag(value).map(|b| p.offer_draws = b),
+            "OfferDrawWithin" => num(value).map(|n| p.offer_draw_cp = n as i32),
+            "OfferDrawAfter" => num(value).map(|n| p.offer_draw_after = n.max(0) as u32),
+            "OfferDrawStreak" => num(value).map(|n| p.offer_draw_streak = n.max(1) as usize),
             "Resign" => flag(value).map(|b| p.resign = b),
-            "Resign Below" => num(value).map(|n| p.resign_cp = n as i32),
-            "Resign Moves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),
+            "ResignBelow" => num(value).map(|n| p.resign_cp = n as i32),
+            "ResignMoves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),
             "UCI_LimitStrength" => {
                 let v = flag(value).map(|b| if b { "true" } else { "false" });
                 let r = v.map(|v| self.engine.set_option(name, Some(v)));
@@ -573,7 +574,13 @@ impl<W: Write> Session<W> {
                 }
             }
             _ => {
-                let r = self.engine.set_option(name, value);
+                // The engine's own options, under their CECP names.
+                let engine_name = match name {
+                    "MoveOverhead" => "Move Overhead",
+                    "ClearHash" => "Clear Hash",
+                    other => other,
+                };
+                let r = self.engine.set_option(engine_name, value);
                 self.option_result(name, r);
                 Some(())
             }
@@ -820,9 +827,9 @@ mod tests {
         assert_eq!(parse("memory 64"), Command::Memory(64));
         assert_eq!(parse("cores 2"), Command::Cores(2));
         assert_eq!(
-            parse("option Resign Below=500"),
+            parse("option ResignBelow=500"),
             Command::Option {
-                name: "Resign Below".into(),
+                name: "ResignBelow".into(),
                 value: Some("500".into())
             }
         );

@@ -168,7 +168,7 @@ fn bad_input_is_answered_and_changes_nothing() {
     e.send("setboard not/a/fen w - - 0 1");
     e.send("memory 0");
     e.send("option Nonsense=3");
-    e.send("option Resign Below=lots");
+    e.send("option ResignBelow=lots");
     e.send("variant makromachy");
     let lines = e.sync();
     assert_eq!(
@@ -180,7 +180,7 @@ fn bad_input_is_answered_and_changes_nothing() {
             "tellusererror Illegal position",
             "Error (option 'Hash': 0 is out of range (1 to 65536)): memory",
             "Error (no such option 'Nonsense'): Nonsense",
-            "Error (bad value): option Resign Below=lots",
+            "Error (bad value): option ResignBelow=lots",
             "Error (unsupported variant): makromachy",
         ]
     );
@@ -189,8 +189,8 @@ fn bad_input_is_answered_and_changes_nothing() {
     assert!(e.sync().is_empty());
     e.send("memory 8");
     e.send("cores 1");
-    e.send("option Move Overhead=20");
-    e.send("option Clear Hash");
+    e.send("option MoveOverhead=20");
+    e.send("option ClearHash");
     e.send("hard");
     e.send("easy");
     e.send("accepted memory");
@@ -333,9 +333,9 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     // Corvid offers with its move when its policy says so (here: always, from the first move).
     e.send("new");
     e.send("sd 2");
-    e.send("option Offer Draw After=0");
-    e.send("option Offer Draw Within=100000");
-    e.send("option Offer Draw Streak=1");
+    e.send("option OfferDrawAfter=0");
+    e.send("option OfferDrawWithin=100000");
+    e.send("option OfferDrawStreak=1");
     e.send("go");
     let lines = e.until_move();
     let n = lines.len();
@@ -354,8 +354,8 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
 fn corvid_resigns_when_its_policy_says_so() {
     let mut e = Corvid::start();
     e.send("new");
-    e.send("option Resign Below=500");
-    e.send("option Resign Moves=1");
+    e.send("option ResignBelow=500");
+    e.send("option ResignMoves=1");
     e.send("sd 3");
     e.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
     e.send("go");

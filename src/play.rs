@@ -425,8 +425,9 @@ struct Session<'a, W: Write> {
     echo: bool,
 }
 
-/// Plays one game on `input`/`output`. `interactive` is whether stdout is a terminal (the board style then
-/// defaults to colour) and whether input is typed (otherwise it is echoed). Returns the process exit status.
+/// Plays one game on `input`/`output`. `tty_out`: stdout is a terminal (the board style then defaults to
+/// colour); `tty_in`: input is typed (otherwise each line is echoed). Errors are set-up problems (a bad FEN or
+/// Elo, an unwritable PGN file), as text for the command line.
 pub fn run<R: BufRead, W: Write>(
     config: PlayConfig,
     input: R,

@@ -52,7 +52,7 @@ fn rules_and_search_agree_on_draws() {
                                 != Some(corvid::chess::PieceType::Pawn)
                     })
                     .collect();
-                let pool = if !reversible.is_empty() && rng.next() % 8 != 0 {
+                let pool = if !reversible.is_empty() && !rng.next().is_multiple_of(8) {
                     &reversible
                 } else {
                     &list

@@ -112,10 +112,10 @@ def relative_cp(info, mate_value=100000):
     return score.relative.score(mate_score=mate_value)
 
 
-def opening(rng, plies):
-    """A random but legal start: `plies` random moves from the standard position (the same for both colours
-    of a game pair), so that games differ."""
-    board = chess.Board()
+def opening(rng, plies, chess960):
+    """A random but legal start: `plies` random moves from the standard position (or a random Chess960 array),
+    the same for both colours of a game pair, so that games differ."""
+    board = chess.Board.from_chess960_pos(rng.randrange(960)) if chess960 else chess.Board()
     for _ in range(plies):
         moves = list(board.legal_moves)
         if not moves or dineri_outcome(board):
@@ -203,6 +203,7 @@ def main():
     p.add_argument("--max-plies", type=int, default=600)
     p.add_argument("--random-plies", type=int, default=6, help="random opening moves per game pair (default 6)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
+    p.add_argument("--chess960", action="store_true", help="random Chess960 start arrays (CECP: variant fischerandom)")
     p.add_argument("--offer-cp", type=int, default=100, help="UCI side offers within ±CP (default 100)")
     p.add_argument("--offer-after", type=int, default=12, help="... from this move on (default 12)")
     p.add_argument("--accept-cp", type=int, default=0, help="UCI side accepts at or below CP (default 0)")
@@ -237,7 +238,7 @@ def main():
         for g in range(args.games):
             xb_white = g % 2 == 0
             if xb_white:
-                start = opening(rng, args.random_plies)
+                start = opening(rng, args.random_plies, args.chess960)
             try:
                 result, reason, s, probs = play_game(g, xb, uci, lines, args, xb_white, start)
             except chess.engine.EngineError as e:

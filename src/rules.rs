@@ -526,6 +526,19 @@ mod tests {
         play_all(&mut g, "b8=Q+");
         assert_eq!(g.position().halfmove_clock(), 0);
         assert_eq!(ended_by(&g), None);
+        // A capture on the hundredth ply: the count starts again, no draw.
+        let mut c = game("7k/8/8/8/8/8/r7/KR6 w - - 99 80");
+        play_all(&mut c, "Kxa2");
+        assert_eq!(c.position().halfmove_clock(), 0);
+        assert_eq!(ended_by(&c), None);
+        // A pawn move likewise.
+        let mut p = game("7k/8/8/8/8/8/P7/K7 w - - 99 80");
+        play_all(&mut p, "a3");
+        assert_eq!(ended_by(&p), None);
+        // The same position with a quiet move instead is drawn.
+        let mut q = game("7k/8/8/8/8/8/P7/K7 w - - 99 80");
+        play_all(&mut q, "Kb1");
+        assert_eq!(ended_by(&q), Some(Termination::FiftyMoveRule));
     }
 
     #[test]

@@ -199,27 +199,37 @@ pub fn parse_level(rest: &str) -> Option<Level> {
     };
     let moves = mps.parse().ok()?;
     let base_ms = match base.split_once(':') {
-        Some((m, s)) => m.parse::<u64>().ok()? * 60_000 + s.parse::<u64>().ok()? * 1000,
+        Some((m, s)) => m
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(60_000)?
+            .checked_add(s.parse::<u64>().ok()?.checked_mul(1000)?)?,
         None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
     };
     let inc_ms = seconds_ms(inc)?;
     Some(Level {
         moves,
-        base_ms,
+        // Beyond a year means "no limit" in practice; capping keeps the time manager's sums far from overflow.
+        base_ms: base_ms.min(MAX_CLOCK_MS),
         inc_ms,
     })
 }
 
+/// The longest clock or time per move taken from the GUI (a year).
+const MAX_CLOCK_MS: u64 = 365 * 24 * 3600 * 1000;
+
 /// Seconds (fractions allowed, as python-chess sends `st 0.05`) to milliseconds.
 fn seconds_ms(text: &str) -> Option<u64> {
     let s: f64 = text.trim().parse().ok()?;
-    (0.0..1e9).contains(&s).then(|| (s * 1000.0).round() as u64)
+    (0.0..1e9)
+        .contains(&s)
+        .then(|| ((s * 1000.0).round() as u64).min(MAX_CLOCK_MS))
 }
 
 /// Centiseconds (negative counts as zero) to milliseconds.
 fn centis_ms(text: &str) -> Option<u64> {
     let cs: i64 = text.trim().parse().ok()?;
-    Some(cs.max(0).saturating_mul(10) as u64)
+    Some((cs.max(0).saturating_mul(10) as u64).min(MAX_CLOCK_MS))
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -878,6 +888,8 @@ mod tests {
         assert_eq!(l("40 5"), None);
         assert_eq!(l("x 5 0"), None);
         assert_eq!(l("40 5:xx 0"), None);
+        assert_eq!(l("0 99999999999999999:00 0"), None);
+        assert_eq!(l("0 1e30 0").map(|l| l.base_ms), Some(MAX_CLOCK_MS));
     }
 
     #[test]

@@ -201,6 +201,66 @@ fn bad_input_is_answered_and_changes_nothing() {
 }
 
 #[test]
+fn garbage_never_stops_the_engine() {
+    let mut e = Corvid::start();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let words = [
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "usermove",
+        "setboard",
+        "memory",
+        "cores",
+        "option",
+        "result",
+        "variant",
+        "draw",
+        "undo",
+        "remove",
+        "go",
+        "force",
+        "new",
+        "playother",
+        "?",
+        "e2e4",
+        "O-O",
+        "=",
+        "-1",
+        "99999999999999999999",
+        "1e400",
+        "0:99",
+        "nan",
+        "\u{1F426}",
+        "fischerandom",
+        "8/8/8",
+        "w",
+    ];
+    for _ in 0..300 {
+        let mut line = String::new();
+        for _ in 0..(seed % 5) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            line.push_str(words[(seed % words.len() as u64) as usize]);
+            line.push(' ');
+        }
+        // Never `quit`; `go` may start a search, which `force` or the next `new` ends.
+        e.send(line.trim());
+    }
+    e.send("force");
+    e.send("new");
+    e.sync();
+    e.send("force");
+    e.send("usermove e2e4");
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    e.quit();
+}
+
+#[test]
 fn force_go_undo_remove_and_move_now() {
     let mut e = Corvid::start();
     e.send("new");

@@ -1,7 +1,7 @@
 //! The protocol-free engine facade: a position, options, and a search running on its own thread.
 //!
-//! UCI (and later CECP, `bench` and `play`) drive the same `Engine`; nothing here knows protocol text except
-//! the `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
+//! UCI, CECP (`xboard.rs`) and `play` drive the same `Engine`; nothing here knows protocol text except the
+//! `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
 use crate::chess::game::ChessGame;

@@ -1,7 +1,7 @@
 //! The protocol-free engine facade: a position, options, and a search running on its own thread.
 //!
-//! UCI (and later CECP, `bench` and `play`) drive the same `Engine`; nothing here knows protocol text except
-//! the `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
+//! UCI, CECP (`xboard.rs`) and `play` drive the same `Engine`; nothing here knows protocol text except the
+//! `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
 use crate::chess::game::ChessGame;
@@ -491,6 +491,33 @@ impl Engine {
         self.makro.current = current;
         self.makro.game = game;
         self.makro.moves = played;
+        error.map_or(Ok(()), Err)
+    }
+
+    /// Sets the game from a start position and moves already checked by the caller (`play` and CECP keep a
+    /// `rules::Game`). The moves are still verified: an illegal one ends the list there and is returned as an
+    /// error, the moves before it kept. The start position's Chess960 flag follows the engine's option.
+    pub fn set_game(&mut self, start: &Position, moves: &[Move]) -> Result<(), PositionError> {
+        let mut start = *start;
+        start.set_chess960(self.options.chess960);
+        let mut setup = GameSetup {
+            start,
+            moves: Vec::with_capacity(moves.len()),
+            current: start,
+        };
+        let mut error = None;
+        for (index, &m) in moves.iter().enumerate() {
+            if !setup.current.is_legal(m) {
+                error = Some(PositionError::Move {
+                    index,
+                    error: MoveParseError::Illegal(m.to_uci(self.options.chess960)),
+                });
+                break;
+            }
+            setup.current.make_move(m);
+            setup.moves.push(m);
+        }
+        self.install(setup);
         error.map_or(Ok(()), Err)
     }
 

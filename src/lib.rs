@@ -9,7 +9,11 @@ pub mod eval;
 pub mod game;
 pub mod makro;
 pub mod perft;
+#[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod play;
 pub mod rules;
 pub mod search;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod uci;
+#[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod xboard;

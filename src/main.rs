@@ -8,7 +8,9 @@ use std::time::Duration;
 
 const USAGE: &str = "\
 usage:
-  corvid                              the UCI protocol loop (stdin/stdout)
+  corvid                              the protocol loop (stdin/stdout): UCI, or CECP (xboard) when the first
+                                      command is `xboard`
+  corvid play [options]               play a game against Corvid in the terminal (moves in SAN or UCI)
   corvid bench [<depth>] [--variant V] search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move
@@ -27,8 +29,9 @@ fn main() -> ExitCode {
         }
         Some("bench") => run_bench(&args[1..]),
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
+        Some("play") => run_play(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            println!("{USAGE}\n{}", corvid::play::PLAY_USAGE);
             ExitCode::SUCCESS
         }
         Some(other) => {
@@ -38,19 +41,23 @@ fn main() -> ExitCode {
     }
 }
 
-/// The protocol loop on stdin/stdout. The first line chooses the protocol: CECP (`xboard`) is not there yet,
-/// so it gets a CECP error line and the session goes on as UCI.
+/// The protocol loop on stdin/stdout. The first command chooses the protocol: `xboard` starts CECP (the
+/// line is consumed: it only announces the protocol), anything else is UCI (and the line is its first command).
 fn protocol_loop() {
     let mut input = BufReader::new(std::io::stdin());
     let mut first = Vec::new();
-    if input.read_until(b'\n', &mut first).is_err() {
-        return;
+    // Blank lines before the first command choose nothing.
+    loop {
+        first.clear();
+        match input.read_until(b'\n', &mut first) {
+            Ok(0) | Err(_) => return,
+            Ok(_) if String::from_utf8_lossy(&first).trim().is_empty() => {}
+            Ok(_) => break,
+        }
     }
     if String::from_utf8_lossy(&first).trim() == "xboard" {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "Error (not supported yet: CECP; use UCI): xboard");
-        let _ = out.flush();
-        first.clear();
+        corvid::xboard::run(input, std::io::stdout());
+        return;
     }
     // The first line goes back in front of the rest of the input.
     let input = BufReader::new(Cursor::new(first).chain(input));
@@ -65,6 +72,29 @@ fn parse_variant(value: Option<&String>) -> Option<bool> {
         other => {
             eprintln!("unknown variant {other:?} (chess or makromachy)");
             None
+        }
+    }
+}
+
+fn run_play(args: &[String]) -> ExitCode {
+    use std::io::IsTerminal;
+    let config = match corvid::play::parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}\n{}", corvid::play::PLAY_USAGE);
+            return ExitCode::FAILURE;
+        }
+    };
+    let tty_out = std::io::stdout().is_terminal();
+    let tty_in = std::io::stdin().is_terminal();
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
+    match corvid::play::run(config, stdin, &mut stdout, tty_out, tty_in) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = stdout.flush();
+            eprintln!("{e}");
+            ExitCode::FAILURE
         }
     }
 }

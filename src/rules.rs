@@ -54,6 +54,26 @@ impl Outcome {
             None => "1/2-1/2",
         }
     }
+
+    /// A short sentence for the reason, with who won (`White mates`, `Draw by repetition`, `Black resigns`):
+    /// the comment of a CECP result line and the PGN `Termination` text.
+    pub fn description(&self) -> String {
+        let name = |c: Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match (self.termination, self.winner) {
+            (Termination::Checkmate, Some(w)) => format!("{} mates", name(w)),
+            (Termination::Resignation, Some(w)) => format!("{} resigns", name(w.flip())),
+            (Termination::Stalemate, _) => "Stalemate".to_string(),
+            (Termination::ThreefoldRepetition, _) => "Draw by repetition".to_string(),
+            (Termination::FiftyMoveRule, _) => "Draw by fifty-move rule".to_string(),
+            (Termination::DeadPosition, _) => "Draw: no mate possible".to_string(),
+            (Termination::Agreement, _) => "Draw by agreement".to_string(),
+            // A decisive reason without a winner (or the reverse) is never built by this module.
+            (t, _) => t.to_string(),
+        }
+    }
 }
 
 /// What the rules refuse.
@@ -138,6 +158,12 @@ pub fn same_position(a: &Position, b: &Position) -> bool {
             .iter()
             .all(|&k| a.pieces(k) == b.pieces(k))
         && a.color_bb(Color::White) == b.color_bb(Color::White)
+}
+
+/// One PGN tag pair line; quotes and backslashes in the value are escaped.
+fn pgn_tag(key: &str, value: &str) -> String {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("[{key} \"{escaped}\"]\n")
 }
 
 /// A game in progress: its start, its moves, the draw-offer state, and how it ended.
@@ -302,6 +328,64 @@ impl Game {
         Ok(())
     }
 
+    /// Takes back the last `plies` moves (for a GUI's `undo`/`remove`; Dineri games have no take-backs). The
+    /// game is replayed from its start, so the outcome is recomputed; draw-offer history is forgotten.
+    /// Returns how many plies were actually taken back (never more than were played).
+    pub fn take_back(&mut self, plies: usize) -> usize {
+        let keep = self.moves.len().saturating_sub(plies);
+        let taken = self.moves.len() - keep;
+        let moves: Vec<Move> = self.moves[..keep].to_vec();
+        let mut g = Game::new(self.start);
+        for m in moves {
+            // Every move was legal when first played from the same start.
+            if g.play(m).is_err() {
+                break;
+            }
+        }
+        *self = g;
+        taken
+    }
+
+    /// The game as PGN: the given tags (Event, Site, White, Black...) in order, then `Result`,
+    /// `Termination` (when over), `SetUp`/`FEN` (when not from the standard start), `Variant` for Chess960, a
+    /// blank line and the movetext wrapped at 80 columns, ending with the result (`*` while unfinished).
+    pub fn pgn(&self, tags: &[(&str, String)]) -> String {
+        let result = self.outcome.map_or("*", |o| o.result_str());
+        let mut out = String::new();
+        for (k, v) in tags {
+            out.push_str(&pgn_tag(k, v));
+        }
+        out.push_str(&pgn_tag("Result", result));
+        if let Some(o) = self.outcome {
+            out.push_str(&pgn_tag("Termination", &o.description()));
+        }
+        let fen = self.start.to_fen();
+        if self.start.is_chess960() {
+            out.push_str(&pgn_tag("Variant", "Chess960"));
+        }
+        if fen != crate::chess::STARTPOS || self.start.is_chess960() {
+            out.push_str(&pgn_tag("SetUp", "1"));
+            out.push_str(&pgn_tag("FEN", &fen));
+        }
+        out.push('\n');
+        let mut line = String::new();
+        let text = self.san_movetext();
+        for word in text.split_whitespace().chain(std::iter::once(result)) {
+            if !line.is_empty() && line.len() + 1 + word.len() > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
     /// The moves in SAN with move numbers (`1. e4 e5 2. Nf3`), as PGN movetext without the result.
     pub fn san_movetext(&self) -> String {
         let mut out = String::new();
@@ -442,6 +526,19 @@ mod tests {
         play_all(&mut g, "b8=Q+");
         assert_eq!(g.position().halfmove_clock(), 0);
         assert_eq!(ended_by(&g), None);
+        // A capture on the hundredth ply: the count starts again, no draw.
+        let mut c = game("7k/8/8/8/8/8/r7/KR6 w - - 99 80");
+        play_all(&mut c, "Kxa2");
+        assert_eq!(c.position().halfmove_clock(), 0);
+        assert_eq!(ended_by(&c), None);
+        // A pawn move likewise.
+        let mut p = game("7k/8/8/8/8/8/P7/K7 w - - 99 80");
+        play_all(&mut p, "a3");
+        assert_eq!(ended_by(&p), None);
+        // The same position with a quiet move instead is drawn.
+        let mut q = game("7k/8/8/8/8/8/P7/K7 w - - 99 80");
+        play_all(&mut q, "Kb1");
+        assert_eq!(ended_by(&q), Some(Termination::FiftyMoveRule));
     }
 
     #[test]
@@ -536,5 +633,77 @@ mod tests {
         let mut b = game("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
         play_all(&mut b, "Kd7 e4");
         assert_eq!(b.san_movetext(), "7... Kd7 8. e4");
+    }
+
+    #[test]
+    fn descriptions() {
+        let o = |winner, termination| {
+            Outcome {
+                winner,
+                termination,
+            }
+            .description()
+        };
+        assert_eq!(o(Some(Color::White), Termination::Checkmate), "White mates");
+        assert_eq!(
+            o(Some(Color::White), Termination::Resignation),
+            "Black resigns"
+        );
+        assert_eq!(
+            o(None, Termination::ThreefoldRepetition),
+            "Draw by repetition"
+        );
+        assert_eq!(
+            o(None, Termination::FiftyMoveRule),
+            "Draw by fifty-move rule"
+        );
+        assert_eq!(o(None, Termination::DeadPosition), "Draw: no mate possible");
+        assert_eq!(o(None, Termination::Agreement), "Draw by agreement");
+        assert_eq!(o(None, Termination::Stalemate), "Stalemate");
+    }
+
+    #[test]
+    fn take_back_replays_and_reopens_a_finished_game() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "f3 e5 g4 Qh4#");
+        assert!(g.is_over());
+        assert_eq!(g.take_back(1), 1);
+        assert!(!g.is_over());
+        assert_eq!(g.moves().len(), 3);
+        assert_eq!(g.take_back(2), 2);
+        assert_eq!(g.san_movetext(), "1. f3");
+        assert_eq!(g.take_back(5), 1);
+        assert_eq!(g.position().to_fen(), STARTPOS);
+    }
+
+    #[test]
+    fn pgn_has_result_termination_and_setup() {
+        let mut g = game(STARTPOS);
+        play_all(&mut g, "f3 e5 g4 Qh4#");
+        let pgn = g.pgn(&[("White", "A \"quoted\" name".to_string())]);
+        assert!(pgn.starts_with("[White \"A \\\"quoted\\\" name\"]\n[Result \"0-1\"]\n"));
+        assert!(pgn.contains("[Termination \"Black mates\"]"));
+        assert!(!pgn.contains("[FEN"));
+        assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+
+        let mut b = game("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
+        play_all(&mut b, "Kd7");
+        let pgn = b.pgn(&[]);
+        assert!(pgn.contains("[Result \"*\"]"));
+        assert!(!pgn.contains("Termination"));
+        assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]"));
+        assert!(pgn.ends_with("7... Kd7 *\n"));
+
+        // Long games wrap at 80 columns.
+        let mut long = game(STARTPOS);
+        play_all(
+            &mut long,
+            "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 \
+             Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4",
+        );
+        let text = long.pgn(&[]);
+        assert!(text.lines().filter(|l| l.contains("Nxe4")).count() == 1);
+        assert!(text.lines().skip(2).count() >= 2, "{text}");
+        assert!(long.pgn(&[]).lines().all(|l| l.len() <= 80));
     }
 }

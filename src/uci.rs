@@ -510,7 +510,7 @@ where
 }
 
 /// Reads lines on a thread of its own; invalid UTF-8 is replaced rather than ending the session.
-fn spawn_listener<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
+pub(crate) fn spawn_listener<R: BufRead + Send + 'static>(mut input: R) -> Receiver<String> {
     let (tx, rx) = unbounded();
     let spawned = std::thread::Builder::new()
         .name("uci-input".to_string())

@@ -660,13 +660,20 @@ fn go_before_position_searches_the_start_position() {
 }
 
 #[test]
-fn xboard_first_line_is_refused_and_uci_goes_on() {
+fn xboard_first_line_switches_to_cecp() {
+    // The CECP sessions themselves are tested in tests/xboard_session.rs; here only the switch: after
+    // `xboard`, `protover 2` gets features, and a UCI command is an unknown CECP command.
     let mut e = Corvid::start();
     e.send("xboard");
-    let first = e.next_line(SOON).expect("a reply to xboard");
-    assert!(first.starts_with("Error"), "{first}");
-    let (before, _) = e.isready();
-    assert!(before.is_empty());
+    e.send("protover 2");
+    let features = e.until(SOON, "feature done=1", |l| l == "feature done=1");
+    assert!(
+        features.iter().all(|l| l.starts_with("feature ")),
+        "{features:?}"
+    );
+    e.send("isready");
+    let reply = e.next_line(SOON).expect("a reply to isready");
+    assert_eq!(reply, "Error (unknown command): isready");
     e.quit();
 }
 

@@ -1,0 +1,899 @@
+//! `corvid play`: a person against Corvid in the terminal.
+//!
+//! Every rule decision (legality, the automatic endings, draw offers and their re-offer rule, resignation) is
+//! `rules::Game`'s; this module draws the board, reads commands and decides how Corvid conducts itself
+//! ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the same).
+//! Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is explained
+//! and the prompt comes back.
+
+use crate::chess::{Color, Move, PieceType, Position, Square};
+use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
+use crate::rules::{Game, RulesError};
+use crate::search::{Event, Limits, Score};
+use crossbeam_channel::{unbounded, Receiver};
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+/// When Corvid accepts, offers and resigns. Scores are centipawns from Corvid's point of view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Accept an offer when Corvid's evaluation is at most this (it is not clearly better).
+    pub accept_draw_cp: i32,
+    /// Offer draws at all.
+    pub offer_draws: bool,
+    /// Offer when the last `offer_draw_streak` evaluations all lay within ±this ...
+    pub offer_draw_cp: i32,
+    /// ... over this many of Corvid's own moves in a row ...
+    pub offer_draw_streak: usize,
+    /// ... and at least this many full moves have been played.
+    pub offer_draw_after: u32,
+    /// Resign at all.
+    pub resign: bool,
+    /// Resign when the evaluation was at most minus this ...
+    pub resign_cp: i32,
+    /// ... for this many of Corvid's moves in a row (a mate found against it resigns at once).
+    pub resign_moves: usize,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            accept_draw_cp: 10,
+            offer_draws: true,
+            offer_draw_cp: 15,
+            offer_draw_streak: 4,
+            offer_draw_after: 30,
+            resign: true,
+            resign_cp: 900,
+            resign_moves: 4,
+        }
+    }
+}
+
+/// A score as one comparable number: mates beyond every centipawn value.
+pub fn score_value(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 - n,
+        Score::Mate(n) => -100_000 - n,
+    }
+}
+
+/// Corvid's conduct during one game: the policy and the evaluations of its own moves so far.
+#[derive(Clone, Debug, Default)]
+pub struct Conduct {
+    pub policy: Policy,
+    /// Corvid's evaluation after each of its searches, its own point of view.
+    scores: Vec<Score>,
+}
+
+impl Conduct {
+    pub fn new(policy: Policy) -> Conduct {
+        Conduct {
+            policy,
+            scores: Vec::new(),
+        }
+    }
+
+    /// Forgets the scores (a new game).
+    pub fn reset(&mut self) {
+        self.scores.clear();
+    }
+
+    /// Records the evaluation of the search that chose Corvid's move.
+    pub fn record(&mut self, score: Score) {
+        self.scores.push(score);
+    }
+
+    /// The last recorded evaluation.
+    pub fn last(&self) -> Option<Score> {
+        self.scores.last().copied()
+    }
+
+    /// Does Corvid accept a draw offer, its evaluation being `score`?
+    pub fn accepts_draw(&self, score: Score) -> bool {
+        score_value(score) <= self.policy.accept_draw_cp
+    }
+
+    /// Should Corvid resign (after recording the evaluation of the current position)?
+    pub fn should_resign(&self) -> bool {
+        if !self.policy.resign {
+            return false;
+        }
+        if matches!(self.last(), Some(Score::Mate(n)) if n < 0) {
+            return true;
+        }
+        let k = self.policy.resign_moves.max(1);
+        self.scores.len() >= k
+            && self.scores[self.scores.len() - k..]
+                .iter()
+                .all(|&s| score_value(s) <= -self.policy.resign_cp)
+    }
+
+    /// Should Corvid (playing `me`) offer a draw now? The rules' re-offer limit is part of the answer.
+    pub fn should_offer_draw(&self, game: &Game, me: Color) -> bool {
+        let p = &self.policy;
+        let k = p.offer_draw_streak.max(1);
+        p.offer_draws
+            && game.can_offer_draw(me)
+            && u32::from(game.position().fullmove_number()) > p.offer_draw_after
+            && self.scores.len() >= k
+            && self.scores[self.scores.len() - k..]
+                .iter()
+                .all(|&s| score_value(s).abs() <= p.offer_draw_cp)
+    }
+}
+
+/// The search's verdict on a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move to play (`None` without a legal move).
+    pub best: Option<Move>,
+    /// The evaluation for the side to move, when the search reported one.
+    pub score: Option<Score>,
+}
+
+/// An engine used synchronously: set the game, search, wait, read the verdict.
+pub struct Thinker {
+    engine: Engine,
+    reports: Receiver<Report>,
+}
+
+impl Default for Thinker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Thinker {
+    pub fn new() -> Thinker {
+        let (tx, reports) = unbounded();
+        let engine = Engine::new(Arc::new(move |r| {
+            let _ = tx.send(r);
+        }));
+        Thinker { engine, reports }
+    }
+
+    /// The engine, to set options.
+    pub fn engine(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Searches the current position of `game` within `limits` and waits for the result.
+    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
+        let pos = *game.position();
+        if self.engine.set_game(game.start(), game.moves()).is_err() {
+            return Thought {
+                best: None,
+                score: None,
+            };
+        }
+        while self.reports.try_recv().is_ok() {}
+        self.engine.go(limits, &[]);
+        self.engine.wait();
+        let mut thought = Thought {
+            best: None,
+            score: None,
+        };
+        while let Ok(r) = self.reports.try_recv() {
+            match r {
+                Report::Search(Event::Info(info)) if info.multipv == 1 => {
+                    thought.score = Some(info.score)
+                }
+                Report::BestMove(o) => {
+                    thought.best = o.best.and_then(|t| pos.parse_uci_move(&t).ok());
+                }
+                Report::Search(_) => {}
+            }
+        }
+        thought
+    }
+}
+
+/// How the board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardStyle {
+    /// Unicode pieces on coloured squares (ANSI), the last move's squares highlighted.
+    Color,
+    /// Letters (`PNBRQK` White, `pnbrqk` Black, `.` empty), the last move's squares in brackets.
+    Ascii,
+}
+
+/// Everything `corvid play` takes from the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayConfig {
+    /// The person's colour; `None`: drawn at random.
+    pub human: Option<Color>,
+    /// Seed of the colour draw (`None`: from the clock).
+    pub seed: Option<u64>,
+    /// Forced style; `None`: colour on a terminal without `NO_COLOR`, ASCII otherwise.
+    pub style: Option<BoardStyle>,
+    /// Strength limit (the UCI_LimitStrength mechanism).
+    pub elo: Option<u32>,
+    /// Thinking time per move.
+    pub movetime_ms: u64,
+    /// Start position (`None`: the standard one).
+    pub fen: Option<String>,
+    /// Where to save the PGN.
+    pub pgn_path: Option<String>,
+    pub policy: Policy,
+}
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            human: None,
+            seed: None,
+            style: None,
+            elo: None,
+            movetime_ms: 1000,
+            fen: None,
+            pgn_path: None,
+            policy: Policy::default(),
+        }
+    }
+}
+
+/// The `corvid play` options, for the usage text.
+pub const PLAY_USAGE: &str = "\
+options for play:
+  --color white|black   your colour (default: drawn at random)
+  --seed N              seed of the colour draw (reproducible)
+  --elo N               Corvid's strength (1000..2800, UCI_LimitStrength)
+  --movetime MS         Corvid's thinking time per move (default 1000)
+  --fen FEN             start from this position (one quoted argument)
+  --pgn FILE            save the finished game there
+  --ascii               plain letters, no colour (the default when not a terminal or NO_COLOR is set)
+  --unicode             Unicode pieces on coloured squares even when not a terminal
+  --accept-draw CP      Corvid accepts offers when its evaluation is at most CP (default 10)
+  --offer-draw CP       Corvid offers when its last evaluations all lay within ±CP (default 15) ...
+  --offer-streak N      ... over its last N moves (default 4) ...
+  --offer-after N       ... from move N on (default 30)
+  --no-offer            Corvid never offers a draw
+  --resign-cp CP        Corvid resigns after --resign-moves evaluations at or below -CP (default 900) ...
+  --resign-moves N      ... in a row (default 4); a mate found against it resigns at once
+  --no-resign           Corvid never resigns";
+
+/// Reads the `corvid play` arguments.
+pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
+    let mut c = PlayConfig::default();
+    let mut it = args.iter();
+    fn num<T: std::str::FromStr>(flag: &str, v: Option<&String>) -> Result<T, String> {
+        v.and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("{flag} needs a number"))
+    }
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--color" | "--colour" => {
+                c.human = match it.next().map(|s| s.to_ascii_lowercase()).as_deref() {
+                    Some("white" | "w") => Some(Color::White),
+                    Some("black" | "b") => Some(Color::Black),
+                    Some("random") => None,
+                    _ => return Err("--color needs white, black or random".into()),
+                }
+            }
+            "--seed" => c.seed = Some(num("--seed", it.next())?),
+            "--elo" => {
+                let e: i64 = num("--elo", it.next())?;
+                if !(ELO_MIN..=ELO_MAX).contains(&e) {
+                    return Err(format!("--elo must lie in {ELO_MIN}..{ELO_MAX}"));
+                }
+                c.elo = Some(e as u32);
+            }
+            "--movetime" => {
+                let ms: u64 = num("--movetime", it.next())?;
+                if ms == 0 {
+                    return Err("--movetime must be at least 1 ms".into());
+                }
+                c.movetime_ms = ms;
+            }
+            "--fen" => {
+                let f = it.next().ok_or("--fen needs a FEN (one quoted argument)")?;
+                Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?;
+                c.fen = Some(f.clone());
+            }
+            "--pgn" => c.pgn_path = Some(it.next().ok_or("--pgn needs a file name")?.clone()),
+            "--ascii" => c.style = Some(BoardStyle::Ascii),
+            "--unicode" => c.style = Some(BoardStyle::Color),
+            "--accept-draw" => c.policy.accept_draw_cp = num("--accept-draw", it.next())?,
+            "--offer-draw" => c.policy.offer_draw_cp = num("--offer-draw", it.next())?,
+            "--offer-after" => c.policy.offer_draw_after = num("--offer-after", it.next())?,
+            "--offer-streak" => c.policy.offer_draw_streak = num("--offer-streak", it.next())?,
+            "--no-offer" => c.policy.offer_draws = false,
+            "--resign-cp" => c.policy.resign_cp = num("--resign-cp", it.next())?,
+            "--resign-moves" => c.policy.resign_moves = num("--resign-moves", it.next())?,
+            "--no-resign" => c.policy.resign = false,
+            other => return Err(format!("unknown option '{other}' for play")),
+        }
+    }
+    Ok(c)
+}
+
+/// A small deterministic generator for the colour draw (splitmix64).
+fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The board from `viewer`'s side, the squares of `last` highlighted.
+pub fn draw_board(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {
+    let marked = |sq: Square| last.is_some_and(|m| m.from() == sq || m.to() == sq);
+    let ranks: Vec<u8> = match viewer {
+        Color::White => (0..8).rev().collect(),
+        Color::Black => (0..8).collect(),
+    };
+    let files: Vec<u8> = match viewer {
+        Color::White => (0..8).collect(),
+        Color::Black => (0..8).rev().collect(),
+    };
+    let mut s = String::new();
+    let header: String = files
+        .iter()
+        .map(|&f| format!(" {} ", (b'a' + f) as char))
+        .collect();
+    let _ = writeln!(s, "   {header}");
+    for &r in &ranks {
+        let _ = write!(s, " {} ", r + 1);
+        for &f in &files {
+            let sq = Square::new(f, r);
+            let piece = pos.piece_on(sq);
+            match style {
+                BoardStyle::Ascii => {
+                    let c = piece.map_or('.', |p| p.letter());
+                    if marked(sq) {
+                        let _ = write!(s, "[{c}]");
+                    } else {
+                        let _ = write!(s, " {c} ");
+                    }
+                }
+                BoardStyle::Color => {
+                    let light = (f + r) % 2 == 1;
+                    // 256-colour backgrounds: wood tones, and yellowish ones for the last move.
+                    let bg = match (light, marked(sq)) {
+                        (true, false) => 180,
+                        (false, false) => 137,
+                        (true, true) => 186,
+                        (false, true) => 142,
+                    };
+                    let (fg, glyph) = match piece {
+                        None => (16, ' '),
+                        Some(p) => (
+                            if p.color() == Color::White { 231 } else { 16 },
+                            glyph(p.kind()),
+                        ),
+                    };
+                    let _ = write!(s, "\x1b[48;5;{bg}m\x1b[38;5;{fg}m {glyph} \x1b[0m");
+                }
+            }
+        }
+        let _ = writeln!(s, " {}", r + 1);
+    }
+    let _ = writeln!(s, "   {header}");
+    s
+}
+
+/// The solid chess glyphs (coloured by the foreground, so both sides look alike but for colour).
+fn glyph(kind: PieceType) -> char {
+    match kind {
+        PieceType::King => '♚',
+        PieceType::Queen => '♛',
+        PieceType::Rook => '♜',
+        PieceType::Bishop => '♝',
+        PieceType::Knight => '♞',
+        PieceType::Pawn => '♟',
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A score for people: `+1.25` pawns or `mate in 3` / `mated in 2`, from Corvid's side.
+fn describe_score(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(n) if n > 0 => format!("mate in {n}"),
+        Score::Mate(n) => format!("mated in {}", -n),
+    }
+}
+
+const HELP: &str = "\
+Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q), or a command:
+  draw      offer a draw (or accept Corvid's standing offer)
+  accept    accept Corvid's draw offer      decline   decline it
+  resign    resign the game                  quit      leave (the game stays unfinished)
+  board     draw the board again             moves     list your legal moves
+  pgn       show the game so far             help      this text
+There are no take-backs.";
+
+/// A session of `corvid play`: the game, the engine, and where text goes.
+struct Session<'a, W: Write> {
+    config: PlayConfig,
+    game: Game,
+    human: Color,
+    thinker: Thinker,
+    conduct: Conduct,
+    style: BoardStyle,
+    out: &'a mut W,
+    /// Echo input lines (when they do not come from a terminal, so the transcript reads as a dialogue).
+    echo: bool,
+}
+
+/// Plays one game on `input`/`output`. `tty_out`: stdout is a terminal (the board style then defaults to
+/// colour); `tty_in`: input is typed (otherwise each line is echoed). Errors are set-up problems (a bad FEN or
+/// Elo, an unwritable PGN file), as text for the command line.
+pub fn run<R: BufRead, W: Write>(
+    config: PlayConfig,
+    input: R,
+    output: &mut W,
+    tty_out: bool,
+    tty_in: bool,
+) -> Result<(), String> {
+    let start = match &config.fen {
+        Some(f) => Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?,
+        None => Position::startpos(),
+    };
+    let seed = config.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let human = config.human.unwrap_or(if splitmix(seed) & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    });
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let style = config.style.unwrap_or(if tty_out && !no_color {
+        BoardStyle::Color
+    } else {
+        BoardStyle::Ascii
+    });
+    let mut thinker = Thinker::new();
+    if let Some(elo) = config.elo {
+        let e = thinker.engine();
+        e.set_option("UCI_LimitStrength", Some("true"))
+            .and_then(|()| e.set_option("UCI_Elo", Some(&elo.to_string())))
+            .map_err(|e| e.to_string())?;
+    }
+    let conduct = Conduct::new(config.policy.clone());
+    let mut s = Session {
+        game: Game::new(start),
+        human,
+        thinker,
+        conduct,
+        style,
+        out: output,
+        echo: !tty_in,
+        config,
+    };
+    let how = if s.config.human.is_some() {
+        "chosen".to_string()
+    } else {
+        format!("drawn at random, seed {seed}")
+    };
+    s.say(&format!(
+        "Corvid {} — you play {} ({how}). Type 'help' for commands.",
+        env!("CARGO_PKG_VERSION"),
+        color_name(human)
+    ));
+    s.main_loop(input);
+    s.finish()
+}
+
+impl<W: Write> Session<'_, W> {
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn show_board(&mut self) {
+        let board = draw_board(
+            self.game.position(),
+            self.game.moves().last().copied(),
+            self.human,
+            self.style,
+        );
+        let _ = write!(self.out, "\n{board}");
+        let _ = self.out.flush();
+    }
+
+    fn corvid(&self) -> Color {
+        self.human.flip()
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            movetime: Some(self.config.movetime_ms),
+            ..Limits::default()
+        }
+    }
+
+    fn main_loop<R: BufRead>(&mut self, mut input: R) {
+        self.show_board();
+        let mut line = String::new();
+        while !self.game.is_over() {
+            if self.game.position().side_to_move() == self.corvid() {
+                self.corvid_turn();
+                continue;
+            }
+            let _ = write!(
+                self.out,
+                "{} to move{}> ",
+                color_name(self.human),
+                if self.game.pending_offer() == Some(self.corvid()) {
+                    " (Corvid offers a draw: accept, decline, or move)"
+                } else {
+                    ""
+                }
+            );
+            let _ = self.out.flush();
+            line.clear();
+            match input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    self.say("\n(end of input)");
+                    return;
+                }
+                Ok(_) => {}
+            }
+            let cmd = line.trim().to_string();
+            if self.echo {
+                self.say(&cmd);
+            }
+            if !self.human_command(&cmd) {
+                return;
+            }
+        }
+    }
+
+    /// Handles one line on the person's turn; false to leave.
+    fn human_command(&mut self, cmd: &str) -> bool {
+        let me = self.human;
+        match cmd.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" | "?" => self.say(HELP),
+            "quit" | "exit" => return false,
+            "board" => self.show_board(),
+            "pgn" => {
+                let pgn = self.pgn();
+                self.say(&pgn);
+            }
+            "moves" => {
+                let pos = *self.game.position();
+                let list: Vec<String> = pos.legal_moves().iter().map(|&m| pos.to_san(m)).collect();
+                self.say(&list.join(" "));
+            }
+            "resign" => {
+                if self.game.resign(me).is_ok() {
+                    self.say("You resign.");
+                }
+            }
+            "accept" => match self.game.accept_draw(me) {
+                Ok(()) => self.say("You accept Corvid's draw offer."),
+                Err(e) => self.say(&format!("Cannot accept: {e}.")),
+            },
+            "decline" => match self.game.decline_draw(me) {
+                Ok(()) => self.say("You decline the draw offer; play on."),
+                Err(e) => self.say(&format!("Cannot decline: {e}.")),
+            },
+            "draw" => {
+                if self.game.pending_offer() == Some(self.corvid()) {
+                    if self.game.accept_draw(me).is_ok() {
+                        self.say("You accept Corvid's draw offer.");
+                    }
+                } else {
+                    self.human_offers_draw();
+                }
+            }
+            _ => self.human_move(cmd),
+        }
+        true
+    }
+
+    fn human_offers_draw(&mut self) {
+        if let Err(e) = self.game.offer_draw(self.human) {
+            self.say(&format!("You cannot offer a draw now: {e}."));
+            return;
+        }
+        self.say("You offer a draw. Corvid considers it...");
+        let thought = self.thinker.think(&self.game, self.limits());
+        // The search ran with the person to move: Corvid's view is the opposite.
+        let score = match thought.score {
+            Some(Score::Cp(cp)) => Score::Cp(-cp),
+            Some(Score::Mate(n)) => Score::Mate(-n),
+            None => Score::Cp(0),
+        };
+        let verdict = format!("(its evaluation: {})", describe_score(score));
+        if self.conduct.accepts_draw(score) && self.game.accept_draw(self.corvid()).is_ok() {
+            self.say(&format!("Corvid accepts the draw {verdict}."));
+        } else {
+            let _ = self.game.decline_draw(self.corvid());
+            self.say(&format!("Corvid declines the draw {verdict}. Your move."));
+        }
+    }
+
+    fn human_move(&mut self, text: &str) {
+        if !looks_like_move(text) {
+            self.say(&format!(
+                "'{text}' is neither a move nor a command. Type 'help' for the commands."
+            ));
+            return;
+        }
+        match self.game.play_text(text) {
+            Ok(m) => {
+                let pos = self.game.positions()[self.game.positions().len() - 2];
+                let san = pos.to_san(m);
+                self.say(&format!("You play {san}."));
+                self.show_board();
+            }
+            Err(RulesError::IllegalMove(crate::chess::MoveParseError::Syntax(_))) => self.say(
+                &format!("'{text}' is neither a move nor a command. Type 'help' for the commands."),
+            ),
+            Err(RulesError::IllegalMove(crate::chess::MoveParseError::Illegal(_))) => {
+                let pos = *self.game.position();
+                let mut why = format!("'{text}' is not a legal move here");
+                if pos.in_check() {
+                    why.push_str(" (you are in check)");
+                }
+                let list: Vec<String> = pos.legal_moves().iter().map(|&m| pos.to_san(m)).collect();
+                self.say(&format!("{why}. Legal moves: {}", list.join(" ")));
+            }
+            Err(e) => self.say(&format!("{e}")),
+        }
+    }
+
+    fn corvid_turn(&mut self) {
+        let me = self.corvid();
+        self.say("Corvid is thinking...");
+        let thought = self.thinker.think(&self.game, self.limits());
+        if let Some(score) = thought.score {
+            self.conduct.record(score);
+        }
+        if self.conduct.should_resign() {
+            let why = self.conduct.last().map(describe_score).unwrap_or_default();
+            if self.game.resign(me).is_ok() {
+                self.say(&format!("Corvid resigns (its evaluation: {why})."));
+            }
+            return;
+        }
+        let Some(m) = thought
+            .best
+            .or_else(|| self.game.position().legal_moves().iter().next().copied())
+        else {
+            // No legal move means the game was already over; the rules have said so.
+            return;
+        };
+        let san = self.game.position().to_san(m);
+        if let Err(e) = self.game.play(m) {
+            self.say(&format!(
+                "internal error: Corvid's move {san} was refused: {e}"
+            ));
+            let _ = self.game.resign(me);
+            return;
+        }
+        let eval = thought
+            .score
+            .map(|s| format!(" (evaluation {})", describe_score(s)))
+            .unwrap_or_default();
+        self.say(&format!("Corvid plays {san}{eval}."));
+        if !self.game.is_over()
+            && self.conduct.should_offer_draw(&self.game, me)
+            && self.game.offer_draw(me).is_ok()
+        {
+            self.say("Corvid offers a draw: type accept or decline, or just move.");
+        }
+        self.show_board();
+    }
+
+    fn pgn(&self) -> String {
+        let (white, black) = match self.human {
+            Color::White => ("You".to_string(), corvid_name(self.config.elo)),
+            Color::Black => (corvid_name(self.config.elo), "You".to_string()),
+        };
+        self.game.pgn(&[
+            ("Event", "Corvid play".to_string()),
+            ("Site", "terminal".to_string()),
+            ("Date", today()),
+            ("Round", "-".to_string()),
+            ("White", white),
+            ("Black", black),
+        ])
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        match self.game.outcome() {
+            Some(o) => self.say(&format!(
+                "\nGame over: {} ({}).",
+                o.result_str(),
+                o.description()
+            )),
+            None => self.say("\nGame left unfinished."),
+        }
+        let pgn = self.pgn();
+        self.say(&format!("\n{pgn}"));
+        if let Some(path) = self.config.pgn_path.clone() {
+            std::fs::write(&path, &pgn).map_err(|e| format!("cannot write {path}: {e}"))?;
+            self.say(&format!("Saved to {path}."));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `text` is shaped like a move (SAN, castling or UCI), so that a typo in a command is not reported as
+/// an illegal move.
+fn looks_like_move(text: &str) -> bool {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o") {
+        return true;
+    }
+    let b = t.as_bytes();
+    let has_square = b
+        .windows(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]));
+    has_square
+        && t.len() <= 7
+        && t.chars()
+            .all(|c| "KQRBNabcdefgh12345678x=qrbn-".contains(c))
+}
+
+fn corvid_name(elo: Option<u32>) -> String {
+    match elo {
+        Some(e) => format!("Corvid {} (Elo {e})", env!("CARGO_PKG_VERSION")),
+        None => format!("Corvid {}", env!("CARGO_PKG_VERSION")),
+    }
+}
+
+/// Today's date as PGN writes it (`2026.11.29`), in UTC.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The Gregorian date of a day count since 1970-01-01 (Howard Hinnant's well-known algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn conduct_thresholds() {
+        let mut c = Conduct::new(Policy {
+            resign_moves: 2,
+            resign_cp: 500,
+            offer_draw_streak: 2,
+            offer_draw_cp: 20,
+            offer_draw_after: 0,
+            accept_draw_cp: 10,
+            ..Policy::default()
+        });
+        assert!(c.accepts_draw(Score::Cp(10)));
+        assert!(!c.accepts_draw(Score::Cp(11)));
+        assert!(c.accepts_draw(Score::Mate(-3)));
+        assert!(!c.accepts_draw(Score::Mate(5)));
+        c.record(Score::Cp(-600));
+        assert!(!c.should_resign(), "one bad evaluation is not enough");
+        c.record(Score::Cp(-600));
+        assert!(c.should_resign());
+        c.record(Score::Cp(-100));
+        assert!(!c.should_resign());
+        c.record(Score::Mate(-4));
+        assert!(c.should_resign(), "a mate against it resigns at once");
+        c.policy.resign = false;
+        assert!(!c.should_resign());
+
+        let g = Game::new(Position::startpos());
+        c.reset();
+        c.record(Score::Cp(5));
+        assert!(!c.should_offer_draw(&g, Color::White), "streak of one");
+        c.record(Score::Cp(-20));
+        assert!(c.should_offer_draw(&g, Color::White));
+        c.record(Score::Cp(21));
+        assert!(!c.should_offer_draw(&g, Color::White));
+        c.record(Score::Cp(0));
+        c.policy.offer_draw_after = 1;
+        assert!(!c.should_offer_draw(&g, Color::White), "too early");
+    }
+
+    #[test]
+    fn offers_obey_the_reoffer_rule() {
+        let mut c = Conduct::new(Policy {
+            offer_draw_streak: 1,
+            offer_draw_after: 0,
+            ..Policy::default()
+        });
+        c.record(Score::Cp(0));
+        let mut g = Game::new(Position::startpos());
+        assert!(c.should_offer_draw(&g, Color::White));
+        g.offer_draw(Color::White).unwrap();
+        g.play_text("e4").unwrap();
+        g.play_text("e5").unwrap();
+        assert!(!c.should_offer_draw(&g, Color::White));
+        g.play_text("Nf3").unwrap();
+        g.play_text("Nc6").unwrap();
+        assert!(c.should_offer_draw(&g, Color::White));
+    }
+
+    #[test]
+    fn boards() {
+        let mut g = Game::new(Position::startpos());
+        let m = g.play_text("e4").unwrap();
+        let b = draw_board(g.position(), Some(m), Color::White, BoardStyle::Ascii);
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines[0].trim(), "a  b  c  d  e  f  g  h");
+        assert_eq!(lines[1], " 8  r  n  b  q  k  b  n  r  8");
+        assert_eq!(lines[5], " 4  .  .  .  . [P] .  .  .  4");
+        assert_eq!(lines[7], " 2  P  P  P  P [.] P  P  P  2");
+        let flipped = draw_board(g.position(), Some(m), Color::Black, BoardStyle::Ascii);
+        let lines: Vec<&str> = flipped.lines().collect();
+        assert_eq!(lines[0].trim(), "h  g  f  e  d  c  b  a");
+        assert_eq!(lines[1], " 1  R  N  B  K  Q  B  N  R  1");
+        let color = draw_board(g.position(), Some(m), Color::White, BoardStyle::Color);
+        assert!(color.contains('♚') && color.contains("\x1b[48;5;"));
+    }
+
+    #[test]
+    fn move_shapes() {
+        for m in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "Qh4#", "g1f3", "e7e8q", "Nbd7", "Ke3",
+        ] {
+            assert!(looks_like_move(m), "{m}");
+        }
+        for t in ["hello", "drawe", "resgn", "", "xx", "e9", "Zz4"] {
+            assert!(!looks_like_move(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn arguments() {
+        let a = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
+        let c = a("--color black --seed 7 --elo 1500 --movetime 50 --no-resign --ascii").unwrap();
+        assert_eq!(c.human, Some(Color::Black));
+        assert_eq!(c.seed, Some(7));
+        assert_eq!(c.elo, Some(1500));
+        assert_eq!(c.movetime_ms, 50);
+        assert!(!c.policy.resign);
+        assert_eq!(c.style, Some(BoardStyle::Ascii));
+        assert!(a("--elo 99").is_err());
+        assert!(a("--color green").is_err());
+        assert!(a("--movetime").is_err());
+        assert!(a("--movetime 0").is_err());
+        assert!(a("--fen nonsense").is_err());
+        assert!(a("--frobnicate").is_err());
+    }
+
+    #[test]
+    fn seeded_colour_draw_is_reproducible() {
+        assert_eq!(splitmix(42), splitmix(42));
+        let whites = (0..64).filter(|&s| splitmix(s) & 1 == 0).count();
+        assert!((16..=48).contains(&whites), "{whites}");
+    }
+}

@@ -1,0 +1,244 @@
+//! `corvid play` driven through stdin, as a script would: illegal and unparsable input, draw offers declined
+//! and accepted (both ways), the re-offer rule, resignation by the person and by Corvid, and the PGN.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `corvid play ARGS` with `input` on stdin; returns stdout (the board is ASCII: stdout is a pipe).
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .arg("play")
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start corvid play");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write input");
+    let out = child.wait_with_output().expect("corvid play ends");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "exit {:?}\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+fn tag(pgn: &str, name: &str) -> Option<String> {
+    let prefix = format!("[{name} \"");
+    pgn.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map(|v| v.trim_end_matches("\"]").to_string())
+}
+
+#[test]
+fn short_game_with_bad_input_a_declined_offer_and_a_resignation() {
+    let pgn_path = std::env::temp_dir().join(format!("corvid-play-{}.pgn", std::process::id()));
+    let pgn_arg = pgn_path.to_string_lossy().into_owned();
+    // Corvid (Black) is a queen up: it declines the offer; a second offer at once is refused by the rules.
+    let out = play(
+        &[
+            "--color",
+            "white",
+            "--movetime",
+            "30",
+            "--fen",
+            "3qk3/8/8/8/8/1K6/PP6/8 w - - 0 1",
+            "--pgn",
+            &pgn_arg,
+            "--no-resign",
+        ],
+        "Ke3\nhello\ndraw\ndraw\na3\nresign\n",
+    );
+    assert!(out.contains("you play White (chosen)"), "{out}");
+    assert!(
+        out.contains("'Ke3' is not a legal move here. Legal moves: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("'hello' is neither a move nor a command"),
+        "{out}"
+    );
+    assert!(out.contains("Corvid declines the draw"), "{out}");
+    assert!(
+        out.contains("You cannot offer a draw now: a new draw offer needs 2 more move(s)"),
+        "{out}"
+    );
+    assert!(out.contains("You play a3."), "{out}");
+    assert!(out.contains("Corvid plays "), "{out}");
+    assert!(out.contains("You resign."), "{out}");
+    assert!(out.contains("Game over: 0-1 (White resigns)."), "{out}");
+    // The board is drawn in ASCII with the last move in brackets.
+    assert!(out.contains(" 3 [P] K  .  .  .  .  .  .  3"), "{out}");
+    let saved = std::fs::read_to_string(&pgn_path).expect("PGN saved");
+    let _ = std::fs::remove_file(&pgn_path);
+    assert_eq!(tag(&saved, "Result").as_deref(), Some("0-1"));
+    assert_eq!(tag(&saved, "Termination").as_deref(), Some("White resigns"));
+    assert_eq!(tag(&saved, "White").as_deref(), Some("You"));
+    assert_eq!(
+        tag(&saved, "FEN").as_deref(),
+        Some("3qk3/8/8/8/8/1K6/PP6/8 w - - 0 1")
+    );
+    assert!(saved.trim_end().ends_with("0-1"), "{saved}");
+    assert!(saved.contains("1. a3 "), "{saved}");
+    assert!(out.contains(&saved), "the printed PGN is the saved one");
+}
+
+#[test]
+fn a_draw_offer_is_accepted_when_corvid_is_worse() {
+    // Corvid (Black) is a queen down.
+    let out = play(
+        &[
+            "--color",
+            "white",
+            "--movetime",
+            "30",
+            "--fen",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ],
+        "draw\n",
+    );
+    assert!(out.contains("Corvid accepts the draw"), "{out}");
+    assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
+    assert!(out.contains("[Termination \"Draw by agreement\"]"), "{out}");
+}
+
+#[test]
+fn corvid_offers_a_draw_and_the_person_accepts() {
+    // An offer policy that always offers: Corvid, White, offers with its first move.
+    let out = play(
+        &[
+            "--color",
+            "black",
+            "--movetime",
+            "20",
+            "--offer-draw",
+            "100000",
+            "--offer-after",
+            "0",
+            "--offer-streak",
+            "1",
+            "--elo",
+            "1500",
+        ],
+        "decline\naccept\n",
+    );
+    assert!(out.contains("you play Black (chosen)"), "{out}");
+    assert!(out.contains("Corvid offers a draw"), "{out}");
+    // `decline` answers the offer; the following `accept` then has nothing to accept.
+    assert!(
+        out.contains("You decline the draw offer; play on."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Cannot accept: there is no draw offer to answer."),
+        "{out}"
+    );
+    assert!(out.contains("Game left unfinished."), "{out}");
+    assert!(out.contains("[Result \"*\"]"), "{out}");
+
+    let out = play(
+        &[
+            "--color",
+            "black",
+            "--movetime",
+            "20",
+            "--offer-draw",
+            "100000",
+            "--offer-after",
+            "0",
+            "--offer-streak",
+            "1",
+        ],
+        "accept\n",
+    );
+    assert!(out.contains("You accept Corvid's draw offer."), "{out}");
+    assert!(out.contains("[Termination \"Draw by agreement\"]"), "{out}");
+    assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
+}
+
+#[test]
+fn corvid_resigns_a_hopeless_game() {
+    // Corvid (Black) has a bare king against king and queen.
+    let out = play(
+        &[
+            "--color",
+            "white",
+            "--movetime",
+            "30",
+            "--resign-cp",
+            "500",
+            "--resign-moves",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ],
+        "Qd2\n",
+    );
+    assert!(out.contains("Corvid resigns"), "{out}");
+    assert!(out.contains("[Result \"1-0\"]"), "{out}");
+    assert!(out.contains("[Termination \"Black resigns\"]"), "{out}");
+}
+
+#[test]
+fn a_checkmate_by_the_person_ends_the_game() {
+    // White mates at once.
+    let out = play(
+        &[
+            "--color",
+            "white",
+            "--movetime",
+            "20",
+            "--fen",
+            "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1",
+        ],
+        "xx\nQb8#\n",
+    );
+    assert!(
+        out.contains("'xx' is neither a move nor a command"),
+        "{out}"
+    );
+    assert!(out.contains("You play Qb8#."), "{out}");
+    assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
+    assert!(out.contains("[Termination \"White mates\"]"), "{out}");
+}
+
+#[test]
+fn seeded_colours_are_reproducible_and_bad_flags_fail() {
+    let colour = |seed: &str| {
+        let out = play(
+            &["--seed", seed, "--movetime", "10", "--no-offer"],
+            "quit\n",
+        );
+        out.lines()
+            .next()
+            .map(|l| l.contains("you play White"))
+            .unwrap_or(false)
+    };
+    let a: Vec<bool> = ["1", "2", "3", "4", "5", "6"]
+        .iter()
+        .map(|s| colour(s))
+        .collect();
+    let b: Vec<bool> = ["1", "2", "3", "4", "5", "6"]
+        .iter()
+        .map(|s| colour(s))
+        .collect();
+    assert_eq!(a, b);
+    assert!(a.contains(&true) && a.contains(&false), "{a:?}");
+    let status = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(["play", "--elo", "5"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run");
+    assert!(!status.success());
+}

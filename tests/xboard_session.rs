@@ -1,0 +1,467 @@
+//! CECP (xboard protocol v2) sessions against the real `corvid` binary: the handshake, thinking and moving
+//! under `st`/`sd`/`level`, force mode, undo/remove, `?`, illegal and malformed input, draw offers both ways
+//! with the re-offer rule, resignation, the result claims of the automatic endings, and Chess960.
+
+use corvid::chess::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+const SOON: Duration = Duration::from_secs(5);
+
+struct Corvid {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    log: Vec<String>,
+    pings: u32,
+}
+
+impl Corvid {
+    /// Starts the binary and completes the CECP handshake.
+    fn start() -> Corvid {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start corvid");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take().expect("stdin");
+        let mut c = Corvid {
+            child,
+            stdin,
+            lines,
+            log: Vec::new(),
+            pings: 0,
+        };
+        c.send("xboard");
+        c.send("protover 2");
+        let f = c.until("feature done=1", |l| l == "feature done=1");
+        assert!(f.iter().all(|l| l.starts_with("feature ")), "{f:?}");
+        c
+    }
+
+    fn send(&mut self, line: &str) {
+        self.log.push(format!("> {line}"));
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first for which `done` holds; fails after a generous deadline.
+    fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.log.push(l.clone());
+                    let stop = done(&l);
+                    got.push(l);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("no '{what}'; session:\n{}", self.log.join("\n")),
+            }
+        }
+    }
+
+    /// Everything the engine says until it has processed all commands sent so far (ping/pong).
+    fn sync(&mut self) -> Vec<String> {
+        self.pings += 1;
+        let pong = format!("pong {}", self.pings);
+        self.send(&format!("ping {}", self.pings));
+        let mut lines = self.until(&pong, |l| l == pong);
+        lines.pop();
+        lines
+    }
+
+    /// Lines up to Corvid's move (or its resignation / draw acceptance / result).
+    fn until_move(&mut self) -> Vec<String> {
+        self.until("a move", |l| {
+            l.starts_with("move ")
+                || l == "resign"
+                || l.starts_with("1-0")
+                || l.starts_with("0-1")
+                || l.starts_with("1/2-1/2")
+        })
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let t = Instant::now();
+        while t.elapsed() < SOON {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success());
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("corvid did not quit");
+    }
+}
+
+fn moved(lines: &[String]) -> Option<String> {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("move ").map(str::to_string))
+}
+
+#[test]
+fn handshake_ping_and_a_game_corvid_plays_black() {
+    let mut e = Corvid::start();
+    assert!(e.sync().is_empty());
+    e.send("new");
+    e.send("st 0.1");
+    e.send("post");
+    e.send("usermove e2e4");
+    let lines = e.until_move();
+    let m = moved(&lines).expect("a move");
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("e2e4").expect("legal"));
+    assert!(pos.parse_uci_move(&m).is_ok(), "{m} {lines:?}");
+    // Thinking lines: depth score time nodes seldepth nps tbhits, then the PV (SAN) after a tab.
+    let thinking: Vec<&String> = lines.iter().filter(|l| l.contains('\t')).collect();
+    assert!(!thinking.is_empty(), "{lines:?}");
+    for t in &thinking {
+        let (nums, pv) = t.split_once('\t').expect("tab");
+        assert_eq!(nums.split(' ').count(), 7, "{t}");
+        assert!(nums.split(' ').all(|n| n.parse::<i64>().is_ok()), "{t}");
+        assert!(!pv.is_empty(), "{t}");
+    }
+    // nopost: no thinking lines.
+    e.send("nopost");
+    pos.make_move(pos.parse_uci_move(&m).expect("legal"));
+    let reply = pos
+        .legal_moves()
+        .iter()
+        .next()
+        .map(|m| m.to_uci(false))
+        .expect("a legal move");
+    e.send(&format!("usermove {reply}"));
+    let lines = e.until_move();
+    assert!(lines.iter().all(|l| !l.contains('\t')), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    let mut e = Corvid::start();
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e5");
+    e.send("frobnicate");
+    e.send("sd 0");
+    e.send("setboard not/a/fen w - - 0 1");
+    e.send("memory 0");
+    e.send("option Nonsense=3");
+    e.send("option ResignBelow=lots");
+    e.send("variant makromachy");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec![
+            "Illegal move: e2e5",
+            "Error (unknown command): frobnicate",
+            "Error (bad argument for sd): sd 0",
+            "tellusererror Illegal position",
+            "Error (option 'Hash': 0 is out of range (1 to 65536)): memory",
+            "Error (no such option 'Nonsense'): Nonsense",
+            "Error (bad value): option ResignBelow=lots",
+            "Error (unsupported variant): makromachy",
+        ]
+    );
+    // Still the start position: e2e4 is legal.
+    e.send("usermove e2e4");
+    assert!(e.sync().is_empty());
+    e.send("memory 8");
+    e.send("cores 1");
+    e.send("option MoveOverhead=20");
+    e.send("option ClearHash");
+    e.send("hard");
+    e.send("easy");
+    e.send("accepted memory");
+    e.send("random");
+    e.send("computer");
+    assert!(e.sync().is_empty());
+    e.quit();
+}
+
+#[test]
+fn garbage_never_stops_the_engine() {
+    let mut e = Corvid::start();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let words = [
+        "level",
+        "st",
+        "sd",
+        "time",
+        "otim",
+        "usermove",
+        "setboard",
+        "memory",
+        "cores",
+        "option",
+        "result",
+        "variant",
+        "draw",
+        "undo",
+        "remove",
+        "go",
+        "force",
+        "new",
+        "playother",
+        "?",
+        "e2e4",
+        "O-O",
+        "=",
+        "-1",
+        "99999999999999999999",
+        "1e400",
+        "0:99",
+        "nan",
+        "\u{1F426}",
+        "fischerandom",
+        "8/8/8",
+        "w",
+    ];
+    for _ in 0..300 {
+        let mut line = String::new();
+        for _ in 0..(seed % 5) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            line.push_str(words[(seed % words.len() as u64) as usize]);
+            line.push(' ');
+        }
+        // Never `quit`; `go` may start a search, which `force` or the next `new` ends.
+        e.send(line.trim());
+    }
+    e.send("force");
+    e.send("new");
+    e.sync();
+    e.send("force");
+    e.send("usermove e2e4");
+    let lines = e.sync();
+    assert!(lines.is_empty(), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn force_go_undo_remove_and_move_now() {
+    let mut e = Corvid::start();
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove e7e5");
+    e.send("remove");
+    e.send("sd 2");
+    assert!(e.sync().is_empty());
+    // Back at the start: `go` makes Corvid play White from there.
+    e.send("go");
+    let m = moved(&e.until_move()).expect("a move");
+    assert!(Position::startpos().parse_uci_move(&m).is_ok(), "{m}");
+    e.send("force");
+    e.send("undo");
+    e.send("undo");
+    let lines = e.sync();
+    assert_eq!(lines, vec!["Error (no move to take back): undo"]);
+    // `?` ends a long search at once.
+    e.send("new");
+    e.send("st 60");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("?");
+    let m = moved(&e.until_move()).expect("a move");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(Position::startpos().parse_uci_move(&m).is_ok());
+    // A clock-based level: a move well inside the clock.
+    e.send("new");
+    e.send("level 40 0:05 0");
+    e.send("time 500");
+    e.send("otim 500");
+    e.send("go");
+    let t = Instant::now();
+    moved(&e.until_move()).expect("a move");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    e.quit();
+}
+
+#[test]
+fn automatic_endings_are_claimed() {
+    let mut e = Corvid::start();
+    // Corvid's own capture leaves K v K.
+    e.send("new");
+    e.send("setboard 8/8/8/8/3r4/3K4/8/7k w - - 0 1");
+    e.send("sd 3");
+    e.send("go");
+    let lines = e.until_move();
+    assert_eq!(moved(&lines).as_deref(), Some("d3d4"), "{lines:?}");
+    let last = e.until("a result", |l| l.starts_with("1/2-1/2"));
+    assert_eq!(
+        last.last().map(String::as_str),
+        Some("1/2-1/2 {Draw: no mate possible}")
+    );
+
+    // The opponent's move completes the hundredth quiet ply.
+    e.send("new");
+    e.send("setboard 7k/8/8/8/8/8/R7/K7 w - - 99 80");
+    e.send("usermove a2b2");
+    assert_eq!(e.sync(), vec!["1/2-1/2 {Draw by fifty-move rule}"]);
+
+    // The opponent's move makes the third occurrence.
+    e.send("new");
+    e.send("force");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("playother");
+    e.send("usermove f6g8");
+    assert_eq!(e.sync(), vec!["1/2-1/2 {Draw by repetition}"]);
+
+    // Checkmate by the opponent.
+    e.send("new");
+    e.send("force");
+    for m in ["f2f3", "e7e5", "g2g4"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("playother");
+    e.send("usermove d8h4");
+    assert_eq!(e.sync(), vec!["0-1 {Black mates}"]);
+    // Asked to move in the finished game, Corvid repeats the result rather than moving.
+    e.send("go");
+    assert_eq!(e.sync(), vec!["0-1 {Black mates}"]);
+    e.quit();
+}
+
+#[test]
+fn draw_offers_both_ways_and_the_reoffer_rule() {
+    let mut e = Corvid::start();
+    e.send("new");
+    e.send("sd 3");
+    // Corvid (Black) a queen down accepts: it answers `offer draw` and does not move.
+    e.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    e.send("draw");
+    e.send("go");
+    let lines = e.until("the answer", |l| {
+        l == "offer draw" || l.starts_with("move ")
+    });
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("offer draw"),
+        "{lines:?}"
+    );
+    assert!(e.sync().iter().all(|l| !l.starts_with("move ")));
+
+    // A queen up it declines (plays on); a second offer before it has moved twice is not valid.
+    e.send("new");
+    e.send("sd 3");
+    e.send("setboard 3qk3/8/8/8/8/1K6/PP6/8 b - - 0 1");
+    e.send("draw");
+    e.send("draw");
+    e.send("go");
+    let lines = e.until_move();
+    assert!(moved(&lines).is_some(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+    assert!(
+        lines.contains(&"# draw offer not valid: your draw offer still stands".to_string()),
+        "{lines:?}"
+    );
+    e.send("force");
+    e.send("usermove a2a3");
+    e.send("draw");
+    let lines = e.sync();
+    assert_eq!(
+        lines,
+        vec!["# draw offer not valid: a new draw offer needs 1 more move(s) by the opponent since the last one"]
+    );
+
+    // Corvid offers with its move when its policy says so (here: always, from the first move).
+    e.send("new");
+    e.send("sd 2");
+    e.send("option OfferDrawAfter=0");
+    e.send("option OfferDrawWithin=100000");
+    e.send("option OfferDrawStreak=1");
+    e.send("go");
+    let lines = e.until_move();
+    let n = lines.len();
+    assert!(n >= 2 && lines[n - 2] == "offer draw", "{lines:?}");
+    // Not again on the next move: the opponent has replied only once since.
+    e.send("usermove e7e6");
+    let lines = e.until_move();
+    assert!(!lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+    e.send("usermove d7d6");
+    let lines = e.until_move();
+    assert!(lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn corvid_resigns_when_its_policy_says_so() {
+    let mut e = Corvid::start();
+    e.send("new");
+    e.send("option ResignBelow=500");
+    e.send("option ResignMoves=1");
+    e.send("sd 3");
+    e.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    e.send("go");
+    let lines = e.until_move();
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("resign"),
+        "{lines:?}"
+    );
+    // With resigning off, it plays on.
+    e.send("new");
+    e.send("option Resign=0");
+    e.send("sd 3");
+    e.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    e.send("go");
+    assert!(moved(&e.until_move()).is_some());
+    e.quit();
+}
+
+#[test]
+fn chess960_games() {
+    let mut e = Corvid::start();
+    let fen = "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1";
+    e.send("new");
+    e.send("variant fischerandom");
+    e.send(&format!("setboard {fen}"));
+    e.send("force");
+    // Castling in Chess960 comes as O-O.
+    e.send("usermove O-O");
+    e.send("usermove O-O");
+    e.send("sd 3");
+    e.send("go");
+    let m = moved(&e.until_move()).expect("a move");
+    let mut pos = Position::from_fen(fen, true).expect("fen");
+    for _ in 0..2 {
+        let castle = pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.kind() == corvid::chess::MoveKind::Castling && m.to().file() == 7)
+            .copied()
+            .expect("O-O legal");
+        pos.make_move(castle);
+    }
+    assert!(
+        pos.parse_uci_move(&m).is_ok() || pos.parse_san(&m).is_ok(),
+        "{m}"
+    );
+    e.quit();
+}

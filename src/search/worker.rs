@@ -183,7 +183,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.shared.start.elapsed().as_millis() as u64
     }
 
-    /// Polls the stop conditions; cheap except every 1024 nodes.
+    /// Polls the stop conditions; cheap except every 512 nodes.
     #[inline(always)]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
@@ -197,7 +197,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 511 == 0 {
             self.poll();
         }
         self.stopped
@@ -528,35 +528,37 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Step 4. Static evaluation, refined by the table's score when its bound allows.
-        let eval = if in_check {
+        // Step 4. Static evaluation (kept raw in the table and the ply stack), refined by the table's score when
+        // its bound allows (for pruning decisions).
+        let static_eval = if in_check {
             NO_EVAL
         } else if singular_search {
             self.frames[ply].eval
         } else {
-            let raw = match hit {
+            match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.game.evaluate(),
-            };
-            match hit {
-                Some(h)
-                    if h.score.abs() < MATE_BOUND
-                        && match h.bound {
-                            TtBound::Exact => true,
-                            TtBound::Lower => h.score > raw,
-                            TtBound::Upper => h.score < raw,
-                        } =>
-                {
-                    h.score
-                }
-                _ => raw,
             }
         };
-        self.frames[ply].eval = eval;
+        let eval = match hit {
+            Some(h)
+                if !in_check
+                    && h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => h.score > static_eval,
+                        TtBound::Upper => h.score < static_eval,
+                    } =>
+            {
+                h.score
+            }
+            _ => static_eval,
+        };
+        self.frames[ply].eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.frames[ply - 2].eval != NO_EVAL
-            && eval > self.frames[ply - 2].eval;
+            && static_eval > self.frames[ply - 2].eval;
         self.hist.killers[ply + 1] = [G::Move::default(); 2];
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
@@ -815,7 +817,7 @@ impl<'a, G: Game> Worker<'a, G> {
             key,
             G::move_to_bits(best_move),
             best,
-            if in_check { NO_EVAL } else { eval },
+            static_eval,
             depth,
             bound,
             ply,

@@ -3,7 +3,7 @@
 //! Copy-make underneath: a stack of `Position`s (the top is the current one) with the Zobrist keys alongside
 //! for repetition detection. Taking a move back is popping the stack.
 
-use super::attacks::{between, line, pawn_attacks};
+use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
@@ -157,6 +157,38 @@ pub fn is_legal_move(pos: &Position, m: Move) -> bool {
     pos.pinned(us) & from.bb() == 0 || line(ksq, from) & to.bb() != 0
 }
 
+/// Does the legal move `m` give check? Normal moves are answered from attack tables on the board as it will
+/// be (covering direct and discovered checks at once); the rare kinds are played out on a copy.
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    if m.kind() != MoveKind::Normal {
+        let mut next = *pos;
+        next.make_move(m);
+        return next.in_check();
+    }
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us.flip());
+    let (from, to) = (m.from(), m.to());
+    let kind = match pos.piece_on(from) {
+        Some(p) => p.kind(),
+        None => return false,
+    };
+    let moved = from.bb() | to.bb();
+    let occ = (pos.occupied() ^ from.bb()) | to.bb();
+    let direct = match kind {
+        PieceType::Pawn => pawn_attacks(us, to) & ksq.bb() != 0,
+        PieceType::Knight => knight_attacks(to) & ksq.bb() != 0,
+        _ => false,
+    };
+    if direct {
+        return true;
+    }
+    let track = |bb: Bitboard| if bb & from.bb() != 0 { bb ^ moved } else { bb };
+    let queens = pos.colored(us, PieceType::Queen);
+    let diag = track(pos.colored(us, PieceType::Bishop) | queens);
+    let orth = track(pos.colored(us, PieceType::Rook) | queens);
+    bishop_attacks(ksq, occ) & diag != 0 || rook_attacks(ksq, occ) & orth != 0
+}
+
 impl MoveSink for ChessMoveList {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard) {
@@ -301,9 +333,7 @@ impl Game for ChessGame {
 
     #[inline]
     fn gives_check(&self, m: Move) -> bool {
-        let mut next = *self.position();
-        next.make_move(m);
-        next.in_check()
+        gives_check(self.position(), m)
     }
 
     #[inline(always)]
@@ -432,6 +462,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn fast_gives_check_agrees_with_playing_the_move() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+            "4k3/8/8/8/8/8/4B3/4R2K w - - 0 1",
+            "3k4/8/8/8/8/3N4/3R4/3QK3 w - - 0 1",
+            "6k1/8/8/8/8/8/6N1/6RK w - - 0 1",
+            "6k1/8/8/8/2N5/8/Q7/7K w - - 0 1",
+        ];
+        let mut checks = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen, false).expect("valid FEN");
+            for &m in pos.legal_moves().iter() {
+                let mut next = pos;
+                next.make_move(m);
+                assert_eq!(
+                    gives_check(&pos, m),
+                    next.in_check(),
+                    "{fen}: {}",
+                    m.to_uci(false)
+                );
+                checks += next.in_check() as u32;
+            }
+        }
+        assert!(checks > 10);
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub const LMP_BASE: i32 = 3;
 pub const FUTILITY_MAX_DEPTH: i32 = 8;
 pub const FUTILITY_BASE: i32 = 90;
 pub const FUTILITY_PER_DEPTH: i32 = 90;
+/// History pruning of quiet moves: deepest depth, and the (negative) history per ply below which they go.
+pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+pub const HISTORY_PRUNE_MARGIN: i32 = 3000;
 /// SEE pruning thresholds per ply (quiet moves per depth squared, captures per depth).
 pub const SEE_QUIET_MARGIN: i32 = -25;
 pub const SEE_NOISY_MARGIN: i32 = -90;

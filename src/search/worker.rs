@@ -524,6 +524,25 @@ impl<'a, G: Game> Worker<'a, G> {
                     TtBound::Upper => h.score <= alpha,
                 }
             {
+                // A quiet hash move that refutes this node is rewarded as if it had been searched.
+                if h.score >= beta
+                    && tt_move != G::Move::default()
+                    && !self.game.is_noisy(tt_move)
+                    && self.game.is_legal(tt_move)
+                {
+                    let ps = self
+                        .hist
+                        .ps(self.game.moved_piece(tt_move), G::to_square(tt_move));
+                    let side = self.game.side_to_move();
+                    let prev1 = self.frames[ply - 1].ps;
+                    let prev2 = if ply >= 2 {
+                        self.frames[ply - 2].ps
+                    } else {
+                        None
+                    };
+                    self.hist
+                        .update_quiet(side, ps, prev1, prev2, history_bonus(depth));
+                }
                 return h.score;
             }
         }
@@ -657,6 +676,12 @@ impl<'a, G: Game> Worker<'a, G> {
                         picker.skip_quiets = true;
                     }
                     if picker.skip_quiets && !self.game.gives_check(m) {
+                        continue;
+                    }
+                    // Quiet moves with a bad record are not worth a look near the leaves.
+                    if depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && hist_score < -HISTORY_PRUNE_MARGIN * depth
+                    {
                         continue;
                     }
                     if lmr_depth <= SEE_PRUNE_MAX_DEPTH

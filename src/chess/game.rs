@@ -24,6 +24,9 @@ const SEARCH_RESERVE: usize = 512;
 pub struct ChessGame {
     /// Positions from the game's start (or the last irreversible move before it) to the current one.
     stack: Vec<Position>,
+    /// For each stack entry, the index of the first position after the latest null move (0 without one):
+    /// a repetition cannot reach across a null move, since the position before it was not really played.
+    floor: Vec<u32>,
     /// Index in `stack` of the search root; repetitions after it are draws at once.
     root: usize,
 }
@@ -33,7 +36,13 @@ impl ChessGame {
     pub fn new(pos: Position) -> ChessGame {
         let mut stack = Vec::with_capacity(SEARCH_RESERVE);
         stack.push(pos);
-        ChessGame { stack, root: 0 }
+        let mut floor = Vec::with_capacity(SEARCH_RESERVE);
+        floor.push(0);
+        ChessGame {
+            stack,
+            floor,
+            root: 0,
+        }
     }
 
     /// Plays a game move (not a search move): history is kept for repetitions, and trimmed at irreversible
@@ -43,8 +52,10 @@ impl ChessGame {
         next.make_move(m);
         if next.halfmove_clock() == 0 {
             self.stack.clear();
+            self.floor.clear();
         }
         self.stack.push(next);
+        self.floor.push(0);
         self.root = self.stack.len() - 1;
     }
 
@@ -73,7 +84,10 @@ impl ChessGame {
         let key = cur.key();
         let mut seen_before_root = false;
         let mut i = n - 2;
-        let stop = n - reach;
+        let stop = (n - reach).max(self.floor[n] as usize);
+        if n < stop + 4 {
+            return false;
+        }
         loop {
             i -= 2;
             if self.stack[i].key() == key {
@@ -259,12 +273,15 @@ impl Game for ChessGame {
         let mut next = *self.position();
         next.make_move(m);
         self.stack.push(next);
+        let f = self.floor[self.floor.len() - 1];
+        self.floor.push(f);
     }
 
     #[inline(always)]
     fn unmake_move(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();
+            self.floor.pop();
         }
     }
 
@@ -273,6 +290,7 @@ impl Game for ChessGame {
         let mut next = *self.position();
         next.make_null_move();
         self.stack.push(next);
+        self.floor.push(self.floor.len() as u32);
     }
 
     #[inline(always)]
@@ -345,6 +363,7 @@ impl Game for ChessGame {
         self.root = self.stack.len() - 1;
         // Make room for the deepest search line so `make_move` never reallocates in the hot path.
         self.stack.reserve(SEARCH_RESERVE);
+        self.floor.reserve(SEARCH_RESERVE);
     }
 
     #[inline]
@@ -413,6 +432,28 @@ mod tests {
             g.position().key(),
             game_after(crate::chess::STARTPOS, &["e2e4"]).key()
         );
+    }
+
+    #[test]
+    fn repetitions_do_not_reach_across_a_null_move() {
+        let mut g = game_after(crate::chess::STARTPOS, &["e2e4"]);
+        g.set_root();
+        let play = |g: &mut ChessGame, t: &str| {
+            let m = g.position().parse_uci_move(t).expect("legal");
+            g.make_move(m);
+        };
+        play(&mut g, "g8f6");
+        g.make_null_move();
+        // White to move again after the pass: Nf6-g8 and back would look like a repeat of the position
+        // before the null move only through the pass.
+        play(&mut g, "f6g8");
+        g.make_null_move();
+        play(&mut g, "g8f6");
+        assert!(!g.is_draw());
+        for _ in 0..5 {
+            g.unmake_move();
+        }
+        assert_eq!(g.floor.len(), g.stack.len());
     }
 
     #[test]

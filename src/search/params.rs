@@ -19,6 +19,11 @@ pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
 
+/// ProbCut: shallowest depth, margin above beta, and depth reduction of the verification search.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 200;
+pub const PROBCUT_REDUCTION: i32 = 4;
+
 /// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

@@ -3,7 +3,7 @@
 //! Copy-make underneath: a stack of `Position`s (the top is the current one) with the Zobrist keys alongside
 //! for repetition detection. Taking a move back is popping the stack.
 
-use super::attacks::{between, line, pawn_attacks};
+use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
@@ -24,6 +24,9 @@ const SEARCH_RESERVE: usize = 512;
 pub struct ChessGame {
     /// Positions from the game's start (or the last irreversible move before it) to the current one.
     stack: Vec<Position>,
+    /// For each stack entry, the index of the first position after the latest null move (0 without one):
+    /// a repetition cannot reach across a null move, since the position before it was not really played.
+    floor: Vec<u32>,
     /// Index in `stack` of the search root; repetitions after it are draws at once.
     root: usize,
 }
@@ -33,7 +36,13 @@ impl ChessGame {
     pub fn new(pos: Position) -> ChessGame {
         let mut stack = Vec::with_capacity(SEARCH_RESERVE);
         stack.push(pos);
-        ChessGame { stack, root: 0 }
+        let mut floor = Vec::with_capacity(SEARCH_RESERVE);
+        floor.push(0);
+        ChessGame {
+            stack,
+            floor,
+            root: 0,
+        }
     }
 
     /// Plays a game move (not a search move): history is kept for repetitions, and trimmed at irreversible
@@ -43,8 +52,10 @@ impl ChessGame {
         next.make_move(m);
         if next.halfmove_clock() == 0 {
             self.stack.clear();
+            self.floor.clear();
         }
         self.stack.push(next);
+        self.floor.push(0);
         self.root = self.stack.len() - 1;
     }
 
@@ -73,7 +84,10 @@ impl ChessGame {
         let key = cur.key();
         let mut seen_before_root = false;
         let mut i = n - 2;
-        let stop = n - reach;
+        let stop = (n - reach).max(self.floor[n] as usize);
+        if n < stop + 4 {
+            return false;
+        }
         loop {
             i -= 2;
             if self.stack[i].key() == key {
@@ -157,6 +171,38 @@ pub fn is_legal_move(pos: &Position, m: Move) -> bool {
     pos.pinned(us) & from.bb() == 0 || line(ksq, from) & to.bb() != 0
 }
 
+/// Does the legal move `m` give check? Normal moves are answered from attack tables on the board as it will
+/// be (covering direct and discovered checks at once); the rare kinds are played out on a copy.
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    if m.kind() != MoveKind::Normal {
+        let mut next = *pos;
+        next.make_move(m);
+        return next.in_check();
+    }
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us.flip());
+    let (from, to) = (m.from(), m.to());
+    let kind = match pos.piece_on(from) {
+        Some(p) => p.kind(),
+        None => return false,
+    };
+    let moved = from.bb() | to.bb();
+    let occ = (pos.occupied() ^ from.bb()) | to.bb();
+    let direct = match kind {
+        PieceType::Pawn => pawn_attacks(us, to) & ksq.bb() != 0,
+        PieceType::Knight => knight_attacks(to) & ksq.bb() != 0,
+        _ => false,
+    };
+    if direct {
+        return true;
+    }
+    let track = |bb: Bitboard| if bb & from.bb() != 0 { bb ^ moved } else { bb };
+    let queens = pos.colored(us, PieceType::Queen);
+    let diag = track(pos.colored(us, PieceType::Bishop) | queens);
+    let orth = track(pos.colored(us, PieceType::Rook) | queens);
+    bishop_attacks(ksq, occ) & diag != 0 || rook_attacks(ksq, occ) & orth != 0
+}
+
 impl MoveSink for ChessMoveList {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard) {
@@ -227,12 +273,15 @@ impl Game for ChessGame {
         let mut next = *self.position();
         next.make_move(m);
         self.stack.push(next);
+        let f = self.floor[self.floor.len() - 1];
+        self.floor.push(f);
     }
 
     #[inline(always)]
     fn unmake_move(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();
+            self.floor.pop();
         }
     }
 
@@ -241,6 +290,7 @@ impl Game for ChessGame {
         let mut next = *self.position();
         next.make_null_move();
         self.stack.push(next);
+        self.floor.push(self.floor.len() as u32);
     }
 
     #[inline(always)]
@@ -301,9 +351,7 @@ impl Game for ChessGame {
 
     #[inline]
     fn gives_check(&self, m: Move) -> bool {
-        let mut next = *self.position();
-        next.make_move(m);
-        next.in_check()
+        gives_check(self.position(), m)
     }
 
     #[inline(always)]
@@ -315,6 +363,7 @@ impl Game for ChessGame {
         self.root = self.stack.len() - 1;
         // Make room for the deepest search line so `make_move` never reallocates in the hot path.
         self.stack.reserve(SEARCH_RESERVE);
+        self.floor.reserve(SEARCH_RESERVE);
     }
 
     #[inline]
@@ -386,6 +435,28 @@ mod tests {
     }
 
     #[test]
+    fn repetitions_do_not_reach_across_a_null_move() {
+        let mut g = game_after(crate::chess::STARTPOS, &["e2e4"]);
+        g.set_root();
+        let play = |g: &mut ChessGame, t: &str| {
+            let m = g.position().parse_uci_move(t).expect("legal");
+            g.make_move(m);
+        };
+        play(&mut g, "g8f6");
+        g.make_null_move();
+        // White to move again after the pass: Nf6-g8 and back would look like a repeat of the position
+        // before the null move only through the pass.
+        play(&mut g, "f6g8");
+        g.make_null_move();
+        play(&mut g, "g8f6");
+        assert!(!g.is_draw());
+        for _ in 0..5 {
+            g.unmake_move();
+        }
+        assert_eq!(g.floor.len(), g.stack.len());
+    }
+
+    #[test]
     fn fifty_move_rule_yields_to_mate() {
         // White mates with Ra8# on the hundredth ply.
         let g = game_after("7k/8/6K1/8/8/8/8/R7 w - - 99 80", &["a1a8"]);
@@ -432,6 +503,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn fast_gives_check_agrees_with_playing_the_move() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+            "4k3/8/8/8/8/8/4B3/4R2K w - - 0 1",
+            "3k4/8/8/8/8/3N4/3R4/3QK3 w - - 0 1",
+            "6k1/8/8/8/8/8/6N1/6RK w - - 0 1",
+            "6k1/8/8/8/2N5/8/Q7/7K w - - 0 1",
+        ];
+        let mut checks = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen, false).expect("valid FEN");
+            for &m in pos.legal_moves().iter() {
+                let mut next = pos;
+                next.make_move(m);
+                assert_eq!(
+                    gives_check(&pos, m),
+                    next.in_check(),
+                    "{fen}: {}",
+                    m.to_uci(false)
+                );
+                checks += next.in_check() as u32;
+            }
+        }
+        assert!(checks > 10);
     }
 
     #[test]

@@ -36,16 +36,27 @@ const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// What the GUI allows for this search (UCI `go` parameters). Times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// White's clock.
     pub wtime: Option<u64>,
+    /// Black's clock.
     pub btime: Option<u64>,
+    /// White's increment per move.
     pub winc: Option<u64>,
+    /// Black's increment per move.
     pub binc: Option<u64>,
+    /// Moves until the next time control (sudden death when absent).
     pub movestogo: Option<u32>,
+    /// Search this many plies, no more.
     pub depth: Option<u32>,
+    /// Search about this many nodes (all threads together), no more.
     pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,
+    /// Search exactly this long.
     pub movetime: Option<u64>,
+    /// Search until `stop`.
     pub infinite: bool,
+    /// `go ponder`: the engine also sets `Control::pondering` until the ponderhit.
     pub ponder: bool,
 }
 
@@ -85,23 +96,36 @@ pub enum Score {
 /// Whether a reported score is exact or a bound (aspiration window failure).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The true score.
     Exact,
+    /// At least this (`lowerbound`).
     Lower,
+    /// At most this (`upperbound`).
     Upper,
 }
 
 /// One `info` line's worth of search progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Iteration depth.
     pub depth: u32,
+    /// Deepest ply reached (quiescence included).
     pub seldepth: u32,
+    /// Line number, from 1.
     pub multipv: usize,
+    /// Score of the line.
     pub score: Score,
+    /// Whether the score is exact or a bound.
     pub bound: Bound,
+    /// Win/draw/loss per mille, when asked for.
     pub wdl: Option<(u32, u32, u32)>,
+    /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Nodes per second.
     pub nps: u64,
+    /// Transposition table use, per mille.
     pub hashfull: u32,
+    /// Time since the search started, in ms.
     pub time_ms: u64,
     /// The principal variation as move texts.
     pub pv: Vec<String>,
@@ -110,13 +134,18 @@ pub struct Info {
 /// What a search reports while running.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// Progress of one line (main thread only).
     Info(Info),
     /// The root move being searched (sent after the first second).
     CurrMove {
+        /// Iteration depth.
         depth: u32,
+        /// The move's text.
         mv: String,
+        /// Its number in the root move order, from 1.
         number: usize,
     },
+    /// Free text for `info string`.
     Text(String),
 }
 

@@ -51,16 +51,26 @@ impl TimeManager {
         let inc = inc.unwrap_or(0);
         // Everything we may spend: the clock minus the overhead the GUI and OS eat on every move.
         let usable = time.saturating_sub(overhead_ms).max(1);
+        // Keep a reserve that no single move touches, so that scheduling hiccups on a loaded machine cannot
+        // flag us when the clock runs low in fast games; it shrinks with the clock but never below half.
+        let reserve = (2 * overhead_ms + 5 * inc).min(usable / 2);
+        let spendable = usable - reserve;
         let mtg = limits
             .movestogo
             .map_or(TM_DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
         // With few moves to go the whole remainder may be needed, but never all of it on one move.
         let share_cap = if mtg == 1 {
-            usable * 9 / 10
+            spendable * 9 / 10
         } else {
-            usable * TM_MAX_SHARE_PERCENT / 100
+            spendable * TM_MAX_SHARE_PERCENT / 100
         };
-        let optimum = (usable / mtg + inc * 3 / 4).min(share_cap).max(1);
+        // The increment is spent freely only while the clock is comfortably above it.
+        let inc_share = if usable > 10 * inc {
+            inc * 3 / 4
+        } else {
+            inc / 2
+        };
+        let optimum = (spendable / mtg + inc_share).min(share_cap).max(1);
         let maximum = (optimum * TM_MAX_OPTIMUM_RATIO).min(share_cap).max(optimum);
         (Some(optimum), Some(maximum.min(usable)))
     }

@@ -96,6 +96,21 @@ fn unpack(w0: u64, w1: u64) -> (u32, i32, i32, u8, u8, i32, i32) {
     )
 }
 
+/// `count` zeroed buckets, or `None` when the allocation fails. Zeroed memory comes straight from the OS
+/// without being written, so a big table costs nothing until it is used.
+fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+    // SAFETY: the layout has non-zero size (count >= 1, Bucket is 64 bytes). An all-zero Bucket is valid
+    // (atomics of zero), and the Vec takes ownership of exactly this allocation with the same layout.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(ptr, count, count))
+    }
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
@@ -107,20 +122,41 @@ impl TranspositionTable {
         tt
     }
 
-    /// Reallocates to about `mb` megabytes; the contents are lost.
+    /// Reallocates to about `mb` megabytes; the contents are lost. When the system refuses that much memory the
+    /// size is halved until it does not, so an oversized `Hash` setting never aborts the engine; see
+    /// [`TranspositionTable::size_mb`] for what was obtained.
     pub fn resize(&mut self, mb: usize) {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        // Free the old table first so its memory can be reused.
         self.buckets = Vec::new();
-        self.buckets.resize_with(count, Bucket::default);
+        let bucket_bytes = std::mem::size_of::<Bucket>();
+        let mut count = (mb.clamp(1, 1 << 20) * 1024 * 1024 / bucket_bytes).max(1);
+        loop {
+            if let Some(v) = zeroed_buckets(count) {
+                self.buckets = v;
+                break;
+            }
+            if count == 1 {
+                break;
+            }
+            count /= 2;
+        }
         self.generation.store(0, Ordering::Relaxed);
     }
 
-    /// Empties the table.
+    /// The table's size in megabytes (rounded down; 0 for a table under 1 MB).
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties the table. Entries that are already empty are not written, so pages of a fresh table that
+    /// were never used are not touched (the OS hands them out lazily).
     pub fn clear(&self) {
         for b in &self.buckets {
             for e in &b.entries {
-                e[0].store(0, Ordering::Relaxed);
-                e[1].store(0, Ordering::Relaxed);
+                if e[0].load(Ordering::Relaxed) != 0 || e[1].load(Ordering::Relaxed) != 0 {
+                    e[0].store(0, Ordering::Relaxed);
+                    e[1].store(0, Ordering::Relaxed);
+                }
             }
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -312,5 +348,15 @@ mod tests {
         tt.clear();
         assert!(tt.probe(keys[1], 0).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn resize_changes_size_and_empties() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.size_mb(), 1);
+        tt.store(5, 1, 0, 0, 3, TtBound::Exact, 0);
+        tt.resize(4);
+        assert_eq!(tt.size_mb(), 4);
+        assert!(tt.probe(5, 0).is_none());
     }
 }

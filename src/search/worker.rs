@@ -183,7 +183,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.shared.start.elapsed().as_millis() as u64
     }
 
-    /// Polls the stop conditions; cheap except every 1024 nodes.
+    /// Polls the stop conditions; cheap except every 512 nodes.
     #[inline(always)]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
@@ -197,7 +197,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 511 == 0 {
             self.poll();
         }
         self.stopped
@@ -527,39 +527,60 @@ impl<'a, G: Game> Worker<'a, G> {
                     TtBound::Upper => h.score <= alpha,
                 }
             {
+                // A quiet hash move that refutes this node is rewarded as if it had been searched.
+                if h.score >= beta
+                    && tt_move != G::Move::default()
+                    && !self.game.is_noisy(tt_move)
+                    && self.game.is_legal(tt_move)
+                {
+                    let ps = self
+                        .hist
+                        .ps(self.game.moved_piece(tt_move), G::to_square(tt_move));
+                    let side = self.game.side_to_move();
+                    let prev1 = self.frames[ply - 1].ps;
+                    let prev2 = if ply >= 2 {
+                        self.frames[ply - 2].ps
+                    } else {
+                        None
+                    };
+                    self.hist
+                        .update_quiet(side, ps, prev1, prev2, history_bonus(depth));
+                }
                 return h.score;
             }
         }
 
-        // Step 4. Static evaluation, refined by the table's score when its bound allows.
-        let eval = if in_check {
+        // Step 4. Static evaluation (kept raw in the table and the ply stack), refined by the table's score when
+        // its bound allows (for pruning decisions).
+        let static_eval = if in_check {
             NO_EVAL
         } else if singular_search {
             self.frames[ply].eval
         } else {
-            let raw = match hit {
+            match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.game.evaluate(),
-            };
-            match hit {
-                Some(h)
-                    if h.score.abs() < MATE_BOUND
-                        && match h.bound {
-                            TtBound::Exact => true,
-                            TtBound::Lower => h.score > raw,
-                            TtBound::Upper => h.score < raw,
-                        } =>
-                {
-                    h.score
-                }
-                _ => raw,
             }
         };
-        self.frames[ply].eval = eval;
+        let eval = match hit {
+            Some(h)
+                if !in_check
+                    && h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        TtBound::Exact => true,
+                        TtBound::Lower => h.score > static_eval,
+                        TtBound::Upper => h.score < static_eval,
+                    } =>
+            {
+                h.score
+            }
+            _ => static_eval,
+        };
+        self.frames[ply].eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.frames[ply - 2].eval != NO_EVAL
-            && eval > self.frames[ply - 2].eval;
+            && static_eval > self.frames[ply - 2].eval;
         self.hist.killers[ply + 1] = [G::Move::default(); 2];
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
@@ -599,7 +620,61 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Step 6. Internal iterative reduction: without a hash move this node is probably not worth full depth.
+        // Step 6. ProbCut: a capture that beats beta by a wide margin in a shallow search almost surely beats
+        // beta in the full one.
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        if !PV
+            && !in_check
+            && !singular_search
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
+        {
+            let mut picker = MovePicker::<G>::new_qsearch(tt_move, false);
+            let ctx = OrderContext {
+                side: self.game.side_to_move(),
+                killers: [G::Move::default(); 2],
+                counter: G::Move::default(),
+                prev1: None,
+                prev2: None,
+            };
+            while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
+                if !self.game.see_ge(m, probcut_beta - static_eval) {
+                    continue;
+                }
+                self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+                self.game.make_move(m);
+                self.shared.tt.prefetch(self.game.key());
+                let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
+                if v >= probcut_beta {
+                    v = -self.search::<false>(
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - PROBCUT_REDUCTION,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                self.game.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.shared.tt.store(
+                        key,
+                        G::move_to_bits(m),
+                        v,
+                        static_eval,
+                        depth - PROBCUT_REDUCTION + 1,
+                        TtBound::Lower,
+                        ply,
+                    );
+                    return v;
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a hash move this node is probably not worth full depth.
         if (PV || cut_node)
             && depth >= IIR_MIN_DEPTH
             && tt_move == G::Move::default()
@@ -608,7 +683,7 @@ impl<'a, G: Game> Worker<'a, G> {
             depth -= 1;
         }
 
-        // Step 7. The move loop.
+        // Step 8. The move loop.
         let prev1 = self.frames[ply - 1].ps;
         let prev2 = if ply >= 2 {
             self.frames[ply - 2].ps
@@ -646,7 +721,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.hist.quiet(side, ps) + self.hist.cont(prev1, ps) + self.hist.cont(prev2, ps)
             };
 
-            // Step 8. Move-level pruning once a non-losing score is secured.
+            // Step 9. Move-level pruning once a non-losing score is secured.
             if best > -MATE_BOUND && !in_check {
                 let lmr_depth = (depth - lmr(depth, moves + 1)).max(0);
                 if !noisy {
@@ -658,6 +733,12 @@ impl<'a, G: Game> Worker<'a, G> {
                         picker.skip_quiets = true;
                     }
                     if picker.skip_quiets && !self.game.gives_check(m) {
+                        continue;
+                    }
+                    // Quiet moves with a bad record are not worth a look near the leaves.
+                    if depth <= HISTORY_PRUNE_MAX_DEPTH
+                        && hist_score < -HISTORY_PRUNE_MARGIN * depth
+                    {
                         continue;
                     }
                     if lmr_depth <= SEE_PRUNE_MAX_DEPTH
@@ -674,7 +755,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            // Step 9. Singular extension: if every other move fails well below the hash move's score, the
+            // Step 10. Singular extension: if every other move fails well below the hash move's score, the
             // hash move is the only good one and deserves a deeper look. If even the others beat beta, this
             // node fails high on several moves (multi-cut).
             let mut extension = 0;
@@ -715,7 +796,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            // Step 10. Make the move; check extension.
+            // Step 11. Make the move; check extension.
             self.frames[ply].ps = Some(ps);
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
@@ -723,7 +804,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let gives_check = self.game.in_check();
             let new_depth = depth - 1 + extension.max(gives_check as i32);
 
-            // Step 11. Late move reductions, then the PVS re-search ladder.
+            // Step 12. Late move reductions, then the PVS re-search ladder.
             let mut score;
             if depth >= 3 && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
                 let mut r = lmr(depth, moves);
@@ -754,7 +835,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return 0;
             }
 
-            // Step 12. Best move bookkeeping.
+            // Step 13. Best move bookkeeping.
             if score > best {
                 best = score;
                 if score > alpha {
@@ -790,7 +871,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Step 13. Mate or stalemate (or, in a singular search, only the excluded move).
+        // Step 14. Mate or stalemate (or, in a singular search, only the excluded move).
         if moves == 0 {
             if singular_search {
                 return alpha;
@@ -818,7 +899,7 @@ impl<'a, G: Game> Worker<'a, G> {
             key,
             G::move_to_bits(best_move),
             best,
-            if in_check { NO_EVAL } else { eval },
+            static_eval,
             depth,
             bound,
             ply,

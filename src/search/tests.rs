@@ -189,7 +189,10 @@ fn node_limit_and_threads() {
     );
     assert!(run.outcome.best.is_some());
     let nodes = run.infos.last().expect("info").nodes;
-    assert!(nodes < 60_000, "node limit respected roughly: {nodes}");
+    // The main thread enforces the limit on its own count; a helper thread that the scheduler favours can
+    // add a few times as much on a loaded machine, so the bound is loose (without the limit the search would
+    // not stop at all).
+    assert!(nodes < 200_000, "node limit respected roughly: {nodes}");
 }
 
 #[test]

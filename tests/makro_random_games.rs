@@ -47,6 +47,18 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
         let mut pos = Position::startpos();
         for ply in 0..220u32 {
             assert_eq!(pos.key(), pos.compute_key(), "key at {}", pos.to_fen());
+            for color in [corvid::chess::Color::White, corvid::chess::Color::Black] {
+                let scanned = (0..14)
+                    .flat_map(|r| (0..14).map(move |f| sq(f, r)))
+                    .filter(|&s| pos.piece_at(s).is_some_and(|(c, _)| c == color))
+                    .count();
+                assert_eq!(
+                    pos.piece_count(color),
+                    scanned,
+                    "piece count at {}",
+                    pos.to_fen()
+                );
+            }
             let side = pos.side_to_move();
             assert_eq!(
                 pos.in_check(),

@@ -187,6 +187,8 @@ pub struct Position {
     /// Is the side to move in check? Computed once per move (the search, the generator and the evaluation of
     /// checks all ask).
     pub(crate) checked: bool,
+    /// Pieces per side, kept up to date by `put`/`remove` (the bare-Kings rule asks at every node).
+    pub(crate) counts: [u8; 2],
 }
 
 impl Position {
@@ -209,6 +211,7 @@ impl Position {
             key: 0,
             kings: [0; 2],
             checked: false,
+            counts: [0; 2],
         }
     }
 
@@ -264,6 +267,7 @@ impl Position {
     pub(crate) fn put(&mut self, s: Sq, c: u8) {
         self.board[s as usize] = c;
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
+        self.counts[color_of(c).index()] += 1;
         if kind_of(c) == Kind::King {
             self.kings[color_of(c).index()] = s;
         }
@@ -274,6 +278,7 @@ impl Position {
         let c = self.board[s as usize];
         self.board[s as usize] = EMPTY;
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
+        self.counts[color_of(c).index()] -= 1;
         c
     }
 
@@ -305,10 +310,7 @@ impl Position {
 
     /// Number of pieces of each side (for the bare-kings rule and the evaluation).
     pub fn piece_count(&self, color: Color) -> usize {
-        (0..RANKS)
-            .flat_map(|r| (0..FILES).map(move |f| sq(f, r)))
-            .filter(|&s| is_piece(self.at(s)) && color_of(self.at(s)) == color)
-            .count()
+        self.counts[color.index()] as usize
     }
 
     /// The board as text, rank 14 at the top.

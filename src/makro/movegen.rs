@@ -244,6 +244,28 @@ fn line_attack(board: &[u8; MAILBOX], t: Sq, by: Color, d: i32, orth: bool) -> b
     false
 }
 
+/// Could move `m`, whose piece is a `arrived` on its destination, attack a King on `k` that it did not attack
+/// before? Only by arriving within leaping distance or on one of the King's lines, or by emptying or filling a
+/// square on one of them; Griffons and Rhinos turn onto a line from beside it, so they always may.
+#[inline]
+fn move_may_check(k: Sq, m: Move, arrived: Kind) -> bool {
+    if matches!(arrived, Kind::Griffon | Kind::Rhino) {
+        return true;
+    }
+    let (kf, kr) = (file_of(k), rank_of(k));
+    let aligned = |s: Sq| {
+        let (df, dr) = (file_of(s) - kf, rank_of(s) - kr);
+        df == 0 || dr == 0 || df.abs() == dr.abs()
+    };
+    let dest = m.destination();
+    let near = (file_of(dest) - kf).abs().max((rank_of(dest) - kr).abs()) <= 3;
+    let extra_square = matches!(
+        m.kind(),
+        MoveKind::EnPassant | MoveKind::HitAndRun | MoveKind::Castling
+    );
+    near || aligned(m.from()) || aligned(m.to()) || (extra_square && aligned(m.extra()))
+}
+
 /// The unit step from `k` towards `s` if they share a rank, file or diagonal (with whether it is orthogonal).
 #[inline(always)]
 fn direction(k: Sq, s: Sq) -> Option<(i32, bool)> {
@@ -633,23 +655,11 @@ impl Position {
     /// one of its lines, or a square on one of its lines emptied or filled (discoveries, Cannon screens,
     /// flyers' ranked blockers). Griffons and Rhinos turn onto a line from beside it, so they are always tested.
     fn may_give_check(&self, m: Move) -> bool {
-        let k = self.king_square(self.side);
-        let (kf, kr) = (file_of(k), rank_of(k));
-        let aligned = |s: Sq| {
-            let (df, dr) = (file_of(s) - kf, rank_of(s) - kr);
-            df == 0 || dr == 0 || df.abs() == dr.abs()
-        };
-        let dest = m.destination();
-        let arrived = self.at(dest);
-        if matches!(kind_of(arrived), Kind::Griffon | Kind::Rhino) {
-            return true;
-        }
-        let near = (file_of(dest) - kf).abs().max((rank_of(dest) - kr).abs()) <= 3;
-        let extra_square = matches!(
-            m.kind(),
-            MoveKind::EnPassant | MoveKind::HitAndRun | MoveKind::Castling
-        );
-        near || aligned(m.from()) || aligned(m.to()) || (extra_square && aligned(m.extra()))
+        move_may_check(
+            self.king_square(self.side),
+            m,
+            kind_of(self.at(m.destination())),
+        )
     }
 
     /// Ends the e.p. rights of the last move (and takes them out of the key if they were in it).
@@ -868,11 +878,12 @@ impl Position {
 
     /// Does `m` give check?
     pub fn gives_check(&self, m: Move) -> bool {
-        attacked(
-            &self.board_after(m),
-            self.king_square(self.side.flip()),
-            self.side,
-        )
+        let k = self.king_square(self.side.flip());
+        let arrived = match m.promotion() {
+            Some(kind) => kind,
+            None => kind_of(self.at(m.from())),
+        };
+        move_may_check(k, m, arrived) && attacked(&self.board_after(m), k, self.side)
     }
 
     /// The legal captures and promotions, generated without the quiet moves.

@@ -7,7 +7,7 @@ use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
-use super::types::{squares, Bitboard, Color, PieceType, Square};
+use super::types::{Bitboard, Color, PieceType, Square};
 use crate::game::{Game, GenKind, MoveBuf};
 
 /// Upper bound on legal moves in a chess position (the known maximum is 218).
@@ -204,32 +204,6 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 }
 
 impl MoveSink for ChessMoveList {
-    #[inline(always)]
-    fn piece_moves(&mut self, from: Square, targets: Bitboard) {
-        for to in squares(targets) {
-            self.push(Move::new(from, to));
-        }
-    }
-
-    #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool) {
-        for to in squares(targets) {
-            let from = Square((to.0 as i8 - delta) as u8);
-            if promo {
-                for p in [
-                    PieceType::Queen,
-                    PieceType::Knight,
-                    PieceType::Rook,
-                    PieceType::Bishop,
-                ] {
-                    self.push(Move::promotion(from, to, p));
-                }
-            } else {
-                self.push(Move::new(from, to));
-            }
-        }
-    }
-
     #[inline(always)]
     fn single(&mut self, m: Move) {
         self.push(m);

@@ -17,24 +17,21 @@ pub const NOISY: u8 = 1;
 /// The rest: non-capturing, non-promoting moves, castling included.
 pub const QUIET: u8 = 2;
 
-/// Receives generated moves.
+/// Receives generated moves. A list implements `single`; the bulk methods default to it (the counter
+/// overrides them with popcounts).
 pub trait MoveSink {
-    /// Moves of a non-pawn piece from `from` to each square of `targets`.
-    fn piece_moves(&mut self, from: Square, targets: Bitboard);
-    /// Pawn moves to each square of `targets`, from the square `delta` behind it; `promo` makes four moves
-    /// (Q, R, B, N) of each.
-    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool);
     fn single(&mut self, m: Move);
-}
 
-impl MoveSink for MoveList {
+    /// Moves of a non-pawn piece from `from` to each square of `targets`.
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard) {
         for to in squares(targets) {
-            self.push(Move::new(from, to));
+            self.single(Move::new(from, to));
         }
     }
 
+    /// Pawn moves to each square of `targets`, from the square `delta` behind it; `promo` makes four moves
+    /// (Q, N, R, B) of each.
     #[inline(always)]
     fn pawn_moves(&mut self, targets: Bitboard, delta: i8, promo: bool) {
         for to in squares(targets) {
@@ -46,14 +43,16 @@ impl MoveSink for MoveList {
                     PieceType::Rook,
                     PieceType::Bishop,
                 ] {
-                    self.push(Move::promotion(from, to, p));
+                    self.single(Move::promotion(from, to, p));
                 }
             } else {
-                self.push(Move::new(from, to));
+                self.single(Move::new(from, to));
             }
         }
     }
+}
 
+impl MoveSink for MoveList {
     #[inline(always)]
     fn single(&mut self, m: Move) {
         self.push(m);

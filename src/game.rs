@@ -145,8 +145,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// it with [`Game::is_legal`] before playing it.
     fn move_from_bits(bits: u32) -> Self::Move;
 
-    /// Appends the legal moves of kind `kind` to `list`.
+    /// Appends the moves of kind `kind` to `list`: legal for `All`; for `Noisy` and `Quiet` a game may
+    /// append pseudo-legal moves, which the search then passes through [`Game::legal_generated`] before
+    /// playing one.
     fn generate(&self, kind: GenKind, list: &mut Self::MoveList);
+    /// Is `m`, from this state's `Noisy` or `Quiet` generation, legal? (Games that generate only legal moves
+    /// keep the default.)
+    #[inline(always)]
+    fn legal_generated(&self, _m: Self::Move) -> bool {
+        true
+    }
     /// Is `m` legal here (for moves from the transposition table, killers, the GUI)?
     fn is_legal(&self, m: Self::Move) -> bool;
     /// Plays a legal move.

@@ -6,7 +6,9 @@
 
 use crate::chess::Color;
 use crate::makro::pieces::{Kind, KIND_COUNT};
-use crate::makro::position::{color_of, is_piece, kind_of, sq, Position, FILES, RANKS};
+use crate::makro::position::{
+    color_of, file_of, is_piece, kind_of, rank_of, sq, Position, FILES, MAILBOX, RANKS,
+};
 
 /// The evaluation's tunable numbers, in centipawns.
 pub struct Params {
@@ -65,7 +67,7 @@ pub fn value(kind: Kind) -> i32 {
     PARAMS.value[kind.index()]
 }
 
-fn is_short_range(kind: Kind) -> bool {
+const fn is_short_range(kind: Kind) -> bool {
     matches!(
         kind,
         Kind::Knight
@@ -79,6 +81,64 @@ fn is_short_range(kind: Kind) -> bool {
     )
 }
 
+/// The piece-square part of one piece: material, Pawn/Warrior advancement and centralisation, by piece code
+/// and mailbox square (off-board squares 0). `Position` keeps each side's sum up to date as pieces come and
+/// go, so the evaluation does not visit the pieces one by one.
+pub static PSQ: [[i32; MAILBOX]; 64] = psq_table();
+
+const fn psq_table() -> [[i32; MAILBOX]; 64] {
+    let mut t = [[0; MAILBOX]; 64];
+    let mut k = 0;
+    while k < KIND_COUNT {
+        let kind = Kind::from_code(k as u8 + 1);
+        let mut c = 0;
+        while c < 2 {
+            let color = if c == 0 { Color::White } else { Color::Black };
+            let code = crate::makro::position::code(color, kind) as usize;
+            let mut r = 0;
+            while r < RANKS {
+                let mut f = 0;
+                while f < FILES {
+                    let rel_rank = if c == 0 { r } else { RANKS - 1 - r };
+                    let terms = square_terms(kind, f, rel_rank);
+                    t[code][sq(f, r) as usize] = terms[0] + terms[1] + terms[2];
+                    f += 1;
+                }
+                r += 1;
+            }
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// Material, advancement and centralisation of a `kind` on file `f`, rank `rel_rank` counted from its own
+/// side.
+const fn square_terms(kind: Kind, f: i32, rel_rank: i32) -> [i32; 3] {
+    let material = PARAMS.value[kind.index()];
+    let centre2 = FILES - 1; // twice the centre coordinate (6.5 * 2)
+    match kind {
+        Kind::Pawn => {
+            let steps = if rel_rank > 3 { rel_rank - 3 } else { 0 };
+            [material, PARAMS.pawn_advance * steps * steps, 0]
+        }
+        Kind::Warrior => {
+            let steps = if rel_rank > 1 { rel_rank - 1 } else { 0 };
+            [material, PARAMS.warrior_advance * steps * steps, 0]
+        }
+        k if is_short_range(k) => {
+            // Chebyshev distance from the centre, doubled to stay in integers (symmetric in rank, so the
+            // relative rank serves).
+            let df = (2 * f - centre2).abs();
+            let dr = (2 * rel_rank - centre2).abs();
+            let d = if df > dr { df } else { dr };
+            [material, 0, PARAMS.centralisation * (centre2 - d) / 2]
+        }
+        _ => [material, 0, 0],
+    }
+}
+
 /// Per-colour terms (White's first), in centipawns.
 #[derive(Default, Debug, Clone, Copy)]
 pub struct Breakdown {
@@ -90,39 +150,28 @@ pub struct Breakdown {
 
 fn breakdown(pos: &Position) -> Breakdown {
     let mut b = Breakdown::default();
-    let centre2 = FILES - 1; // twice the centre coordinate (6.5 * 2)
-    for r in 0..RANKS {
-        for f in 0..FILES {
-            let c = pos.at(sq(f, r));
-            if !is_piece(c) {
-                continue;
-            }
-            let (color, kind) = (color_of(c), kind_of(c));
-            let i = color.index();
-            b.material[i] += value(kind);
+    for color in Color::BOTH {
+        let i = color.index();
+        pos.for_each_piece(color, |s| {
+            let (f, r) = (file_of(s), rank_of(s));
             let rel_rank = if color == Color::White {
                 r
             } else {
                 RANKS - 1 - r
             };
-            match kind {
-                Kind::Pawn => {
-                    let steps = (rel_rank - 3).max(0);
-                    b.advancement[i] += PARAMS.pawn_advance * steps * steps;
-                }
-                Kind::Warrior => {
-                    let steps = (rel_rank - 1).max(0);
-                    b.advancement[i] += PARAMS.warrior_advance * steps * steps;
-                }
-                k if is_short_range(k) => {
-                    // Chebyshev distance from the centre, doubled to stay in integers.
-                    let d = (2 * f - centre2).abs().max((2 * r - centre2).abs());
-                    b.centralisation[i] += PARAMS.centralisation * (centre2 - d) / 2;
-                }
-                _ => {}
-            }
-        }
+            let t = square_terms(kind_of(pos.at(s)), f, rel_rank);
+            b.material[i] += t[0];
+            b.advancement[i] += t[1];
+            b.centralisation[i] += t[2];
+        });
     }
+    b.king_safety = king_safety(pos);
+    b
+}
+
+/// King safety of both sides: shelter and the enemy long-range pieces aimed at the King.
+fn king_safety(pos: &Position) -> [i32; 2] {
+    let mut out = [0; 2];
     for color in Color::BOTH {
         let i = color.index();
         let k = pos.king_square(color);
@@ -135,9 +184,9 @@ fn breakdown(pos: &Position) -> Breakdown {
             }
         }
         let threats = aimed_at(pos, k, color.flip());
-        b.king_safety[i] = PARAMS.king_shelter * shelter - PARAMS.king_line_threat * threats;
+        out[i] = PARAMS.king_shelter * shelter - PARAMS.king_line_threat * threats;
     }
-    b
+    out
 }
 
 /// Enemy long-range pieces (`by`) aimed at square `k` along a line: the first piece for sliders, beyond one
@@ -186,10 +235,9 @@ fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let b = breakdown(pos);
-    let white = b.material[0] + b.advancement[0] + b.centralisation[0] + b.king_safety[0];
-    let black = b.material[1] + b.advancement[1] + b.centralisation[1] + b.king_safety[1];
-    let score = white - black;
+    let psq = pos.psq();
+    let ks = king_safety(pos);
+    let score = psq[0] - psq[1] + ks[0] - ks[1];
     PARAMS.tempo
         + if pos.side_to_move() == Color::White {
             score
@@ -244,6 +292,38 @@ mod tests {
         let q =
             Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/3T10/K13 b - - 0 1").unwrap();
         assert!(evaluate(&q) < -value(Kind::Terror) / 2);
+    }
+
+    #[test]
+    fn incremental_piece_square_sums_match_a_recount() {
+        // Random games from the start: after every move the sums kept by `put`/`remove` equal the terms
+        // counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
+        let mut seed = 0x1234_5678_9ABC_DEF1_u64;
+        for _game in 0..6 {
+            let mut pos = Position::startpos();
+            for _ply in 0..160 {
+                let b = breakdown(&pos);
+                for i in 0..2 {
+                    let recount = b.material[i] + b.advancement[i] + b.centralisation[i];
+                    assert_eq!(pos.psq()[i], recount, "{}", pos.to_fen());
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures and promotions now and then, so material changes hands.
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let noisy = pos.legal_noisy_moves();
+                let m = if !noisy.is_empty() && seed % 3 == 0 {
+                    noisy[(seed >> 8) as usize % noisy.len()]
+                } else {
+                    moves[(seed >> 8) as usize % moves.len()]
+                };
+                pos.make_move(m);
+            }
+        }
     }
 
     #[test]

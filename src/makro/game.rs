@@ -2,7 +2,7 @@
 //! rules — threefold repetition, fifty moves (Pawn/Warrior moves and captures reset), bare Kings, and the
 //! loss for a player who repeats a position with a checking Eagle move.
 
-use super::movegen::{Move, MoveKind};
+use super::movegen::{Move, MoveKind, NOISY, QUIET};
 use super::pieces::{Kind, KIND_COUNT};
 use super::position::{file_of, is_piece, kind_of, rank_of, Position, FILES, RANKS};
 use crate::eval::makro::value;
@@ -109,20 +109,29 @@ impl Game for MakroGame {
         Move(bits)
     }
 
+    /// `All` is legal (the root); `Noisy` and `Quiet` are pseudo-legal, each move checked by
+    /// [`Game::legal_generated`] only when the search is about to play it: most nodes cut off after a few
+    /// moves, and the rest never need the test.
     fn generate(&self, kind: GenKind, list: &mut MakroMoveList) {
         let pos = self.position();
-        let moves = match kind {
-            GenKind::All => pos.legal_moves(),
-            GenKind::Noisy => pos.legal_noisy_moves(),
-            GenKind::Quiet => pos.legal_moves_where(|p, m| !is_noisy(p, m)),
-        };
-        for m in moves.into_iter().take(MAX_MAKRO_MOVES) {
-            list.push(m);
+        match kind {
+            GenKind::All => {
+                for m in pos.legal_moves().into_iter().take(MAX_MAKRO_MOVES) {
+                    list.push(m);
+                }
+            }
+            GenKind::Noisy => pos.pseudo::<NOISY>(list),
+            GenKind::Quiet => pos.pseudo::<QUIET>(list),
         }
     }
 
+    #[inline]
+    fn legal_generated(&self, m: Move) -> bool {
+        self.position().is_legal_pseudo(m)
+    }
+
     fn is_legal(&self, m: Move) -> bool {
-        m != Move::NONE && self.position().legal_moves().contains(&m)
+        m != Move::NONE && self.position().is_legal_move(m)
     }
 
     fn make_move(&mut self, m: Move) {

@@ -276,109 +276,148 @@ fn direction(k: Sq, s: Sq) -> Option<(i32, bool)> {
     Some((df.signum() + dr.signum() * WIDTH, df == 0 || dr == 0))
 }
 
+/// Where the generator writes moves: a `Vec` for tools and tests, the search's fixed-size list in the search.
+pub trait Sink {
+    fn add(&mut self, m: Move);
+}
+
+impl Sink for Vec<Move> {
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+impl<const N: usize> Sink for crate::game::MoveBuf<Move, N> {
+    /// A list that is full drops the move: only a contrived position (dozens of Queens from a FEN) could
+    /// overflow the search's list, and it must not crash the engine.
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if self.len() < N {
+            self.push(m);
+        }
+    }
+}
+
+/// Generation modes: every move, captures and promotions only (`NOISY`), or the rest (`QUIET`).
+pub const ALL: u8 = 0;
+pub const NOISY: u8 = 1;
+pub const QUIET: u8 = 2;
+
 /// Pseudo-legal move generation.
 impl Position {
     /// All pseudo-legal moves (legality — own King safety, anti-trade — is tested by `is_legal_after`).
-    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        self.pseudo::<false>(out);
+    pub fn pseudo_moves(&self, out: &mut impl Sink) {
+        self.pseudo::<ALL>(out);
     }
 
     /// Pseudo-legal captures and promotions only (what quiescence search wants), without generating the
     /// rest.
-    pub fn pseudo_noisy_moves(&self, out: &mut Vec<Move>) {
-        self.pseudo::<true>(out);
+    pub fn pseudo_noisy_moves(&self, out: &mut impl Sink) {
+        self.pseudo::<NOISY>(out);
     }
 
-    fn pseudo<const NOISY: bool>(&self, out: &mut Vec<Move>) {
+    /// The pseudo-legal moves of one `MODE` (`ALL`, `NOISY` or `QUIET`).
+    pub fn pseudo<const MODE: u8>(&self, out: &mut impl Sink) {
         let us = self.side;
-        let fwd = if us == Color::White { WIDTH } else { -WIDTH };
-        let last_rank = if us == Color::White { RANKS - 1 } else { 0 };
-        let pawn_start = if us == Color::White { 3 } else { RANKS - 4 };
-        for r in 0..RANKS {
-            for f in 0..FILES {
-                let p = sq(f, r);
-                let c = self.at(p);
-                if !is_piece(c) || color_of(c) != us {
-                    continue;
-                }
-                let kind = kind_of(c);
-                match kind {
-                    Kind::Pawn | Kind::Warrior => {
-                        self.gen_pawnlike::<NOISY>(out, p, kind, fwd, last_rank, pawn_start);
-                        continue;
-                    }
-                    _ => {}
-                }
-                // Leaps (for the Terror, a two-square leap only where the slide could not get there).
-                for &(df, dr) in kind.leaps() {
-                    let t = (p as i32 + offset(df, dr)) as Sq;
-                    if kind == Kind::Terror
-                        && (df.abs() == 2 || dr.abs() == 2)
-                        && (df == 0 || dr == 0 || df.abs() == dr.abs())
-                    {
-                        let mid = (p as i32 + offset(df / 2, dr / 2)) as usize;
-                        if self.board[mid] == EMPTY {
-                            continue;
-                        }
-                    }
-                    self.add_step::<NOISY>(out, p, t);
-                }
-                let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
-                let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
-                for (dirs, on) in [(&ORTH, orth), (&DIAG, diag)] {
-                    if !on {
-                        continue;
-                    }
-                    for &d in dirs.iter() {
-                        self.gen_line::<NOISY>(out, p, kind, d);
-                    }
-                }
-                match kind {
-                    // Airlifts and castling never capture.
-                    Kind::Knight | Kind::Elephant if !NOISY => self.gen_airlifts(out, p, &DIAG),
-                    Kind::Champion if !NOISY => self.gen_airlifts(out, p, &ORTH),
-                    Kind::Griffon => {
-                        for (i, &d) in DIAG.iter().enumerate() {
-                            let (df, dr) = DIAGONAL[i];
-                            self.gen_bent::<NOISY>(out, p, d, [offset(df, 0), offset(0, dr)]);
-                        }
-                    }
-                    Kind::Rhino => {
-                        for &d in ORTH.iter() {
-                            let perp = if d.abs() == 1 { WIDTH } else { 1 };
-                            self.gen_bent::<NOISY>(out, p, d, [d + perp, d - perp]);
-                        }
-                    }
-                    Kind::Terror => self.gen_hit_and_run(out, p),
-                    Kind::King if !NOISY => self.gen_castling(out, p),
-                    _ => {}
-                }
+        for (w, &word) in self.occ[us.index()].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = (w * 64 + bits.trailing_zeros() as usize) as Sq;
+                bits &= bits - 1;
+                self.gen_piece::<MODE>(out, p, kind_of(self.at(p)));
             }
         }
     }
 
+    /// The pseudo-legal moves of the side to move's piece on `p` (none if it holds no such piece).
+    pub fn pseudo_moves_from(&self, p: Sq, out: &mut impl Sink) {
+        let c = self.at(p);
+        if is_piece(c) && color_of(c) == self.side {
+            self.gen_piece::<ALL>(out, p, kind_of(c));
+        }
+    }
+
+    #[inline(always)]
+    fn gen_piece<const MODE: u8>(&self, out: &mut impl Sink, p: Sq, kind: Kind) {
+        let us = self.side;
+        if matches!(kind, Kind::Pawn | Kind::Warrior) {
+            let fwd = if us == Color::White { WIDTH } else { -WIDTH };
+            let last_rank = if us == Color::White { RANKS - 1 } else { 0 };
+            let pawn_start = if us == Color::White { 3 } else { RANKS - 4 };
+            self.gen_pawnlike::<MODE>(out, p, kind, fwd, last_rank, pawn_start);
+            return;
+        }
+        // Leaps (for the Terror, a two-square leap only where the slide could not get there).
+        for &(df, dr) in kind.leaps() {
+            let t = (p as i32 + offset(df, dr)) as Sq;
+            if kind == Kind::Terror
+                && (df.abs() == 2 || dr.abs() == 2)
+                && (df == 0 || dr == 0 || df.abs() == dr.abs())
+            {
+                let mid = (p as i32 + offset(df / 2, dr / 2)) as usize;
+                if self.board[mid] == EMPTY {
+                    continue;
+                }
+            }
+            self.add_step::<MODE>(out, p, t);
+        }
+        let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
+        let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
+        for (dirs, on) in [(&ORTH, orth), (&DIAG, diag)] {
+            if !on {
+                continue;
+            }
+            for &d in dirs.iter() {
+                self.gen_line::<MODE>(out, p, kind, d);
+            }
+        }
+        match kind {
+            // Airlifts and castling never capture.
+            Kind::Knight | Kind::Elephant if MODE != NOISY => self.gen_airlifts(out, p, &DIAG),
+            Kind::Champion if MODE != NOISY => self.gen_airlifts(out, p, &ORTH),
+            Kind::Griffon => {
+                for (i, &d) in DIAG.iter().enumerate() {
+                    let (df, dr) = DIAGONAL[i];
+                    self.gen_bent::<MODE>(out, p, d, [offset(df, 0), offset(0, dr)]);
+                }
+            }
+            Kind::Rhino => {
+                for &d in ORTH.iter() {
+                    let perp = if d.abs() == 1 { WIDTH } else { 1 };
+                    self.gen_bent::<MODE>(out, p, d, [d + perp, d - perp]);
+                }
+            }
+            Kind::Terror if MODE != QUIET => self.gen_hit_and_run(out, p),
+            Kind::King if MODE != NOISY => self.gen_castling(out, p),
+            _ => {}
+        }
+    }
+
     #[inline]
-    fn add_step<const NOISY: bool>(&self, out: &mut Vec<Move>, from: Sq, to: Sq) {
+    fn add_step<const MODE: u8>(&self, out: &mut impl Sink, from: Sq, to: Sq) {
         let c = self.at(to);
-        if (c == EMPTY && !NOISY) || (is_piece(c) && color_of(c) != self.side) {
-            out.push(Move::new(MoveKind::Normal, from, to, 0));
+        if (c == EMPTY && MODE != NOISY)
+            || (MODE != QUIET && is_piece(c) && color_of(c) != self.side)
+        {
+            out.add(Move::new(MoveKind::Normal, from, to, 0));
         }
     }
 
     /// Slides along direction `d`: ordinary, Cannon/Vao (screen captures) or flying (captures over unranked
     /// pieces).
-    fn gen_line<const NOISY: bool>(&self, out: &mut Vec<Move>, p: Sq, kind: Kind, d: i32) {
+    fn gen_line<const MODE: u8>(&self, out: &mut impl Sink, p: Sq, kind: Kind, d: i32) {
         let us = self.side;
         let mut s = p as i32 + d;
         // Non-capturing part, common to all.
         while self.board[s as usize] == EMPTY {
-            if !NOISY {
-                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            if MODE != NOISY {
+                out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
             }
             s += d;
         }
         let c = self.board[s as usize];
-        if c == OFF {
+        if c == OFF || MODE == QUIET {
             return;
         }
         match kind {
@@ -390,7 +429,7 @@ impl Position {
                 }
                 let t = self.board[s as usize];
                 if t != OFF && color_of(t) != us {
-                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                    out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
                 }
             }
             Kind::Eagle | Kind::Raven | Kind::Bat => loop {
@@ -400,7 +439,7 @@ impl Position {
                 }
                 if t != EMPTY {
                     if color_of(t) != us {
-                        out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                        out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
                     }
                     if kind_of(t).is_ranked() {
                         break;
@@ -410,14 +449,14 @@ impl Position {
             },
             _ => {
                 if color_of(c) != us {
-                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                    out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
                 }
             }
         }
     }
 
     /// Non-capturing slide to just before the first piece on the line, at least 4 steps away.
-    fn gen_airlifts(&self, out: &mut Vec<Move>, p: Sq, dirs: &[i32; 4]) {
+    fn gen_airlifts(&self, out: &mut impl Sink, p: Sq, dirs: &[i32; 4]) {
         for &d in dirs {
             let mut s = p as i32 + d;
             let mut steps = 1;
@@ -426,14 +465,14 @@ impl Position {
                 steps += 1;
             }
             if self.board[s as usize] != OFF && steps >= 4 {
-                out.push(Move::new(MoveKind::Normal, p, (s - d) as Sq, 0));
+                out.add(Move::new(MoveKind::Normal, p, (s - d) as Sq, 0));
             }
         }
     }
 
     /// Griffon/Rhino: after the (already generated) first step `d` onto an empty square, slide along
     /// `aways` (the two directions leading away from the start).
-    fn gen_bent<const NOISY: bool>(&self, out: &mut Vec<Move>, p: Sq, d: i32, aways: [i32; 2]) {
+    fn gen_bent<const MODE: u8>(&self, out: &mut impl Sink, p: Sq, d: i32, aways: [i32; 2]) {
         let q = p as i32 + d;
         if self.board[q as usize] != EMPTY {
             return;
@@ -441,20 +480,20 @@ impl Position {
         for a in aways {
             let mut s = q + a;
             while self.board[s as usize] == EMPTY {
-                if !NOISY {
-                    out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+                if MODE != NOISY {
+                    out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
                 }
                 s += a;
             }
             let c = self.board[s as usize];
-            if c != OFF && color_of(c) != self.side {
-                out.push(Move::new(MoveKind::Normal, p, s as Sq, 0));
+            if MODE != QUIET && c != OFF && color_of(c) != self.side {
+                out.add(Move::new(MoveKind::Normal, p, s as Sq, 0));
             }
         }
     }
 
     /// Terror: take an adjacent enemy, then step to an empty square next to it (not back to the start).
-    fn gen_hit_and_run(&self, out: &mut Vec<Move>, p: Sq) {
+    fn gen_hit_and_run(&self, out: &mut impl Sink, p: Sq) {
         for &(df, dr) in KING.iter() {
             let q = p as i32 + offset(df, dr);
             let c = self.board[q as usize];
@@ -464,14 +503,14 @@ impl Position {
             for &(ef, er) in KING.iter() {
                 let r = q + offset(ef, er);
                 if r != p as i32 && self.board[r as usize] == EMPTY {
-                    out.push(Move::new(MoveKind::HitAndRun, p, q as Sq, r as u16));
+                    out.add(Move::new(MoveKind::HitAndRun, p, q as Sq, r as u16));
                 }
             }
         }
     }
 
     /// Fast castling: to any empty back-rank square strictly between King and an unmoved corner Dragon King.
-    fn gen_castling(&self, out: &mut Vec<Move>, k: Sq) {
+    fn gen_castling(&self, out: &mut impl Sink, k: Sq) {
         let (ks, qs, back) = match self.side {
             Color::White => (WHITE_KING_SIDE, WHITE_QUEEN_SIDE, 0),
             Color::Black => (BLACK_KING_SIDE, BLACK_QUEEN_SIDE, RANKS - 1),
@@ -487,15 +526,15 @@ impl Position {
             let (lo, hi) = if corner < k { (corner, k) } else { (k, corner) };
             for s in lo + 1..hi {
                 if self.at(s) == EMPTY {
-                    out.push(Move::new(MoveKind::Castling, k, s, corner));
+                    out.add(Move::new(MoveKind::Castling, k, s, corner));
                 }
             }
         }
     }
 
-    fn gen_pawnlike<const NOISY: bool>(
+    fn gen_pawnlike<const MODE: u8>(
         &self,
-        out: &mut Vec<Move>,
+        out: &mut impl Sink,
         p: Sq,
         kind: Kind,
         fwd: i32,
@@ -503,21 +542,6 @@ impl Position {
         pawn_start: i32,
     ) {
         let us = self.side;
-        let push = |out: &mut Vec<Move>, to: i32, kind_of_move: MoveKind| {
-            let to = to as Sq;
-            if rank_of(to) == last_rank {
-                for k in Kind::PROMOTIONS {
-                    out.push(Move::new(MoveKind::Promotion, p, to, k as u16));
-                }
-            } else {
-                let extra = if kind_of_move == MoveKind::EnPassant {
-                    self.ep_victim
-                } else {
-                    0
-                };
-                out.push(Move::new(kind_of_move, p, to, extra));
-            }
-        };
         let p32 = p as i32;
         // Forward, non-capturing: Pawn 1 (2 or 3 from its start rank), Warrior 1 or 2 from anywhere.
         let max_steps = match kind {
@@ -530,9 +554,7 @@ impl Position {
             if self.board[s as usize] != EMPTY {
                 break;
             }
-            if !NOISY || rank_of(s as Sq) == last_rank {
-                push(out, s, MoveKind::Normal);
-            }
+            self.emit_pawnlike::<MODE>(out, p, s as Sq, MoveKind::Normal, false, last_rank);
             s += fwd;
         }
         // Diagonal forward captures, en passant included.
@@ -540,18 +562,45 @@ impl Position {
             let t = p32 + fwd + side;
             let c = self.board[t as usize];
             if is_piece(c) && color_of(c) != us {
-                push(out, t, MoveKind::Normal);
+                self.emit_pawnlike::<MODE>(out, p, t as Sq, MoveKind::Normal, true, last_rank);
             } else if c == EMPTY && self.ep_victim != 0 && self.ep.contains(&(t as Sq)) {
-                push(out, t, MoveKind::EnPassant);
+                self.emit_pawnlike::<MODE>(out, p, t as Sq, MoveKind::EnPassant, true, last_rank);
             }
         }
-        if kind == Kind::Warrior {
+        if kind == Kind::Warrior && MODE != QUIET {
             for d in [-2 * fwd + 1, -2 * fwd - 1, -fwd + 2, -fwd - 2] {
                 let c = self.board[(p32 + d) as usize];
                 if is_piece(c) && color_of(c) != us {
-                    out.push(Move::new(MoveKind::Normal, p, (p32 + d) as Sq, 0));
+                    out.add(Move::new(MoveKind::Normal, p, (p32 + d) as Sq, 0));
                 }
             }
+        }
+    }
+    /// One Pawn or Warrior move to `to`, as the promotions when it reaches the last rank. Promotions are
+    /// noisy whether or not they capture; other moves are noisy when they capture.
+    #[inline(always)]
+    fn emit_pawnlike<const MODE: u8>(
+        &self,
+        out: &mut impl Sink,
+        p: Sq,
+        to: Sq,
+        kind: MoveKind,
+        capture: bool,
+        last_rank: i32,
+    ) {
+        if rank_of(to) == last_rank {
+            if MODE != QUIET {
+                for k in Kind::PROMOTIONS {
+                    out.add(Move::new(MoveKind::Promotion, p, to, k as u16));
+                }
+            }
+        } else if (capture && MODE != QUIET) || (!capture && MODE != NOISY) {
+            let extra = if kind == MoveKind::EnPassant {
+                self.ep_victim
+            } else {
+                0
+            };
+            out.add(Move::new(kind, p, to, extra));
         }
     }
 }
@@ -721,7 +770,7 @@ impl Position {
 
     /// Is the pseudo-legal move `m` legal: own King not attacked afterwards, and the Terror anti-trade rule kept.
     pub fn is_legal_after(&self, m: Move) -> bool {
-        self.legal_with(m, &self.king_lines(), self.in_check())
+        self.legal_with(m, Some(&self.king_lines()), self.in_check())
     }
 
     /// The squares on those of the eight lines through the side to move's King along which an enemy piece could
@@ -779,11 +828,25 @@ impl Position {
         lines
     }
 
-    fn legal_with(&self, m: Move, lines: &[u64; 7], in_check: bool) -> bool {
+    /// Is the pseudo-legal move `m` legal? Cheaper than [`Position::is_legal_after`] for one move: it skips
+    /// the King-line survey and tests the lines through the King that `m` touches (the search checks only the
+    /// moves it is about to play, most nodes cutting off after a few).
+    #[inline]
+    pub fn is_legal_pseudo(&self, m: Move) -> bool {
+        self.legal_with(m, None, self.in_check())
+    }
+
+    /// `lines`: the King lines from [`Position::king_lines`], or `None` to treat every line through the King
+    /// as one an enemy could strike along.
+    fn legal_with(&self, m: Move, lines: Option<&[u64; 7]>, in_check: bool) -> bool {
         let us = self.side;
         let from = m.from();
         let mover = self.at(from);
-        let on = |s: u16| lines[s as usize >> 6] & (1 << (s & 63)) != 0;
+        let king_sq = self.king_square(us);
+        let on = |s: u16| match lines {
+            Some(lines) => lines[s as usize >> 6] & (1 << (s & 63)) != 0,
+            None => direction(king_sq, s).is_some(),
+        };
         let anti_trade = matches!(m.kind(), MoveKind::Normal)
             && is_piece(self.at(m.to()))
             && kind_of(self.at(m.to())) == Kind::Terror
@@ -827,12 +890,33 @@ impl Position {
         !(anti_trade && attacked(&board, to, us.flip()))
     }
 
+    /// Is `m` a legal move here? Generates only the moves of the piece on its origin (for moves from the
+    /// transposition table, which may come from another position).
+    pub fn is_legal_move(&self, m: Move) -> bool {
+        struct Finder {
+            target: Move,
+            found: bool,
+        }
+        impl Sink for Finder {
+            #[inline(always)]
+            fn add(&mut self, m: Move) {
+                self.found |= m == self.target;
+            }
+        }
+        let mut f = Finder {
+            target: m,
+            found: false,
+        };
+        self.pseudo_moves_from(m.from(), &mut f);
+        f.found && self.is_legal_pseudo(m)
+    }
+
     /// The legal moves that `keep` accepts (the filter runs before the legality test, which costs more).
     pub fn legal_moves_where(&self, keep: impl Fn(&Position, Move) -> bool) -> Vec<Move> {
         let mut v = Vec::with_capacity(160);
         self.pseudo_moves(&mut v);
         let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| keep(self, m) && self.legal_with(m, &lines, check));
+        v.retain(|&m| keep(self, m) && self.legal_with(m, Some(&lines), check));
         v
     }
 
@@ -891,7 +975,7 @@ impl Position {
         let mut v = Vec::with_capacity(48);
         self.pseudo_noisy_moves(&mut v);
         let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| self.legal_with(m, &lines, check));
+        v.retain(|&m| self.legal_with(m, Some(&lines), check));
         v
     }
 
@@ -899,7 +983,7 @@ impl Position {
         let mut v = Vec::with_capacity(160);
         self.pseudo_moves(&mut v);
         let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| self.legal_with(m, &lines, check));
+        v.retain(|&m| self.legal_with(m, Some(&lines), check));
         v
     }
 
@@ -908,7 +992,7 @@ impl Position {
         self.pseudo_moves(&mut v);
         let (lines, check) = (self.king_lines(), self.in_check());
         v.iter()
-            .filter(|&&m| self.legal_with(m, &lines, check))
+            .filter(|&&m| self.legal_with(m, Some(&lines), check))
             .count() as u64
     }
 
@@ -1063,14 +1147,27 @@ mod tests {
                 pos.pseudo_moves(&mut pseudo);
                 let (lines, check) = (pos.king_lines(), pos.in_check());
                 for &m in &pseudo {
+                    let truth = legal_by_playing(&pos, m);
                     assert_eq!(
-                        pos.legal_with(m, &lines, check),
-                        legal_by_playing(&pos, m),
+                        pos.legal_with(m, Some(&lines), check),
+                        truth,
                         "{m:?} in {}",
                         pos.to_fen()
                     );
+                    // The search's one-move tests agree too.
+                    assert_eq!(pos.is_legal_pseudo(m), truth, "{m:?} in {}", pos.to_fen());
+                    assert_eq!(pos.is_legal_move(m), truth, "{m:?} in {}", pos.to_fen());
                     checked += 1;
                 }
+                // Noisy and quiet generation split the pseudo-legal moves exactly.
+                let (mut noisy, mut quiet) = (Vec::new(), Vec::new());
+                pos.pseudo::<NOISY>(&mut noisy);
+                pos.pseudo::<QUIET>(&mut quiet);
+                let mut split: Vec<u32> = noisy.iter().chain(&quiet).map(|m| m.0).collect();
+                let mut all: Vec<u32> = pseudo.iter().map(|m| m.0).collect();
+                split.sort_unstable();
+                all.sort_unstable();
+                assert_eq!(split, all, "{}", pos.to_fen());
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
                     break;

@@ -5,6 +5,7 @@
 use super::pieces::Kind;
 use crate::chess::zobrist::splitmix;
 use crate::chess::Color;
+use crate::eval::makro::PSQ;
 use std::fmt;
 
 pub const FILES: i32 = 14;
@@ -189,7 +190,15 @@ pub struct Position {
     pub(crate) checked: bool,
     /// Pieces per side, kept up to date by `put`/`remove` (the bare-Kings rule asks at every node).
     pub(crate) counts: [u8; 2],
+    /// Each side's occupied squares, one bit per mailbox index: generation and evaluation visit the pieces
+    /// without scanning all 196 squares.
+    pub(crate) occ: [[u64; OCC_WORDS]; 2],
+    /// Each side's sum of `eval::makro::PSQ` (material and placement), kept up to date by `put`/`remove`.
+    pub(crate) psq: [i32; 2],
 }
+
+/// Words of an occupancy set over the mailbox.
+pub const OCC_WORDS: usize = MAILBOX.div_ceil(64);
 
 impl Position {
     pub(crate) fn empty() -> Position {
@@ -212,6 +221,8 @@ impl Position {
             kings: [0; 2],
             checked: false,
             counts: [0; 2],
+            occ: [[0; OCC_WORDS]; 2],
+            psq: [0; 2],
         }
     }
 
@@ -268,6 +279,8 @@ impl Position {
         self.board[s as usize] = c;
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
         self.counts[color_of(c).index()] += 1;
+        self.occ[color_of(c).index()][s as usize >> 6] |= 1 << (s & 63);
+        self.psq[color_of(c).index()] += PSQ[c as usize & 63][s as usize];
         if kind_of(c) == Kind::King {
             self.kings[color_of(c).index()] = s;
         }
@@ -279,6 +292,8 @@ impl Position {
         self.board[s as usize] = EMPTY;
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
         self.counts[color_of(c).index()] -= 1;
+        self.occ[color_of(c).index()][s as usize >> 6] &= !(1 << (s & 63));
+        self.psq[color_of(c).index()] -= PSQ[c as usize & 63][s as usize];
         c
     }
 
@@ -311,6 +326,24 @@ impl Position {
     /// Number of pieces of each side (for the bare-kings rule and the evaluation).
     pub fn piece_count(&self, color: Color) -> usize {
         self.counts[color.index()] as usize
+    }
+
+    /// Each side's material and piece-square sum (White's first), kept incrementally.
+    #[inline(always)]
+    pub fn psq(&self) -> [i32; 2] {
+        self.psq
+    }
+
+    /// Calls `f` with the square of every piece of `color`, in mailbox order (rank by rank from a1).
+    #[inline(always)]
+    pub fn for_each_piece(&self, color: Color, mut f: impl FnMut(Sq)) {
+        for (w, &word) in self.occ[color.index()].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f((w * 64 + bits.trailing_zeros() as usize) as Sq);
+                bits &= bits - 1;
+            }
+        }
     }
 
     /// The board as text, rank 14 at the top.

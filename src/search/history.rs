@@ -5,9 +5,8 @@
 use super::params::*;
 use super::MAX_PLY;
 
-/// Size of a folded continuation-history table (2^22 entries, 8 MB).
-const CONT_FOLDED_BITS: u32 = 22;
-const CONT_FOLDED: usize = 1 << CONT_FOLDED_BITS;
+/// Largest continuation-history table (2^22 entries, 8 MB); bigger games fold theirs into this.
+const CONT_FOLDED: usize = 1 << 22;
 
 /// Bonus for a move that caused a cutoff at `depth` (the malus for those tried before it is its negation).
 #[inline]
@@ -33,9 +32,11 @@ pub struct Histories<M: Copy + Default> {
     capture: Vec<i16>,
     /// Continuation history: (previous piece, previous destination) x (piece, destination).
     cont: Vec<i16>,
-    /// Big boards (Makromachy: 4,704 pieces x squares, 22 M pairs) fold the pairs into `CONT_FOLDED`
-    /// entries by hashing rather than allocate and clear tens of megabytes per thread.
-    cont_folded: bool,
+    /// Rows of `cont`, one per previous (piece, destination). Big boards (Makromachy: 4,704 pieces x
+    /// squares, 22 M pairs) have fewer rows than pairs and hash the previous move onto a row, rather than
+    /// allocate and clear tens of megabytes per thread. A row stays whole, so the scores of one node's moves
+    /// (all after the same previous move) are read from one 9 KB row, not from all over the table.
+    cont_rows: usize,
     /// The move that last refuted the previous (piece, destination).
     counter: Vec<M>,
     /// Two killer moves per ply.
@@ -46,14 +47,18 @@ impl<M: Copy + Default + Eq> Histories<M> {
     /// Empty tables for a game with `pieces` piece indices and `squares` squares.
     pub fn new(pieces: usize, squares: usize) -> Self {
         let ps = pieces * squares;
-        let cont_folded = ps * ps > CONT_FOLDED;
+        let cont_rows = if ps * ps > CONT_FOLDED {
+            CONT_FOLDED / ps
+        } else {
+            ps
+        };
         Histories {
             pieces,
             squares,
             quiet: vec![0; 2 * ps],
             capture: vec![0; ps],
-            cont: vec![0; if cont_folded { CONT_FOLDED } else { ps * ps }],
-            cont_folded,
+            cont: vec![0; cont_rows * ps],
+            cont_rows,
             counter: vec![M::default(); ps],
             killers: vec![[M::default(); 2]; MAX_PLY + 2],
         }
@@ -98,12 +103,15 @@ impl<M: Copy + Default + Eq> Histories<M> {
 
     #[inline(always)]
     fn cont_index(&self, prev: usize, ps: usize) -> usize {
-        let i = prev * self.pieces * self.squares + ps;
-        if self.cont_folded {
-            ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CONT_FOLDED_BITS)) as usize
+        let ps_count = self.pieces * self.squares;
+        let row = if self.cont_rows == ps_count {
+            prev
         } else {
-            i
-        }
+            // Multiplicative hash, then scaled onto the rows.
+            let h = (prev as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+            ((h * self.cont_rows as u64) >> 32) as usize
+        };
+        row * ps_count + ps
     }
 
     /// Capture history of `ps`.

@@ -114,7 +114,7 @@ impl<G: Game> MovePicker<G> {
                     }
                     select_best(list, self.cur);
                     let m = list[self.cur].mv;
-                    if m == self.tt_move {
+                    if m == self.tt_move || !game.legal_generated(m) {
                         self.cur += 1;
                         continue;
                     }
@@ -163,7 +163,7 @@ impl<G: Game> MovePicker<G> {
                     }
                     let m = list[self.cur].mv;
                     self.cur += 1;
-                    if m == self.tt_move {
+                    if m == self.tt_move || !game.legal_generated(m) {
                         continue;
                     }
                     return Some(m);

@@ -316,7 +316,7 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 let noisy = pos.legal_noisy_moves();
-                let m = if !noisy.is_empty() && seed % 3 == 0 {
+                let m = if !noisy.is_empty() && seed.is_multiple_of(3) {
                     noisy[(seed >> 8) as usize % noisy.len()]
                 } else {
                     moves[(seed >> 8) as usize % moves.len()]

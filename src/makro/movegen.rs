@@ -6,7 +6,6 @@ use super::pieces::*;
 use super::position::*;
 use crate::chess::Color;
 use std::fmt;
-use std::sync::LazyLock;
 
 /// A move packed in 32 bits: origin (9 bits), destination (9), an extra square or promotion kind (9), kind (3).
 /// For hit-and-run `to` is the captured square and `extra` the final square; for castling `to` is the King's
@@ -94,20 +93,36 @@ impl fmt::Debug for Move {
 }
 
 /// Every distinct leap offset with the set of kinds (bit per `Kind::index`) that has it. All leap sets are
-/// point-symmetric, so "a piece on `t + d` leaps to `t`" is "a piece on `t` leaps to `t + d`".
-static LEAP_ATTACKERS: LazyLock<Vec<(i32, u32)>> = LazyLock::new(|| {
-    let mut v: Vec<(i32, u32)> = Vec::new();
-    for k in Kind::ALL {
-        for &(df, dr) in k.leaps() {
-            let d = offset(df, dr);
-            match v.iter_mut().find(|(o, _)| *o == d) {
-                Some((_, mask)) => *mask |= 1 << k.index(),
-                None => v.push((d, 1 << k.index())),
+/// point-symmetric, so "a piece on `t + d` leaps to `t`" is "a piece on `t` leaps to `t + d`". Built at
+/// compile time: `attacked` runs at almost every node.
+const LEAP_TABLE: ([(i32, u32); 64], usize) = leap_table();
+static LEAP_ATTACKERS: &[(i32, u32)] = LEAP_TABLE.0.split_at(LEAP_TABLE.1).0;
+
+const fn leap_table() -> ([(i32, u32); 64], usize) {
+    let mut v = [(0i32, 0u32); 64];
+    let mut n = 0;
+    let mut k = 0;
+    while k < KIND_COUNT {
+        let kind = Kind::ALL[k];
+        let leaps = kind.leaps();
+        let mut j = 0;
+        while j < leaps.len() {
+            let d = offset(leaps[j].0, leaps[j].1);
+            let mut i = 0;
+            while i < n && v[i].0 != d {
+                i += 1;
             }
+            if i == n {
+                v[n] = (d, 0);
+                n += 1;
+            }
+            v[i].1 |= 1 << kind.index();
+            j += 1;
         }
+        k += 1;
     }
-    v
-});
+    (v, n)
+}
 
 const fn dirs_of(list: &[(i8, i8); 4]) -> [i32; 4] {
     [

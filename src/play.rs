@@ -113,11 +113,20 @@ impl Conduct {
 
     /// Should Corvid (playing `me`) offer a draw now? The rules' re-offer limit is part of the answer.
     pub fn should_offer_draw(&self, game: &Game, me: Color) -> bool {
+        self.should_offer_draw_at(
+            game.can_offer_draw(me),
+            u32::from(game.position().fullmove_number()),
+        )
+    }
+
+    /// [`Conduct::should_offer_draw`] for any game: `may_offer` is the rules' answer (the re-offer limit),
+    /// `fullmove` the current move number.
+    pub fn should_offer_draw_at(&self, may_offer: bool, fullmove: u32) -> bool {
         let p = &self.policy;
         let k = p.offer_draw_streak.max(1);
         p.offer_draws
-            && game.can_offer_draw(me)
-            && u32::from(game.position().fullmove_number()) > p.offer_draw_after
+            && may_offer
+            && fullmove > p.offer_draw_after
             && self.scores.len() >= k
             && self.scores[self.scores.len() - k..]
                 .iter()

@@ -269,6 +269,7 @@ const XB_OPTIONS: &[&str] = &[
     "Resign -check 1",
     "ResignBelow -spin 900 0 100000",
     "ResignMoves -spin 4 1 100",
+    "FastCastling -check 0",
 ];
 
 /// The reply to `protover 2`: `feature` lines, `done=1` last.
@@ -344,8 +345,10 @@ pub fn format_result(o: &crate::rules::Outcome) -> String {
 
 /// Where each Makromachy kind goes in XBoard 4.9's piece-type table (the index is the type's place in the
 /// `setup` command's piece-to-char string; XBoard draws that type's image). The types are chosen for their
-/// pictures: Archbishop, Marshall, Elephant, Cannon, crowned Bishop and Rook for the Dragon Horse and King,
-/// the Hawk for the Eagle and the Lion for the Terror. The King is always the table's last type.
+/// pictures: Archbishop, Marshall, Elephant, Cannon, Zebra and Camel for themselves, crowned Bishop and Rook
+/// for the Dragon Horse and King, the Hawk for the Eagle, the Duck for the Raven, the Dragon for the Bat,
+/// the Pegasus for the Griffon, the Gnu for the Rhino and the Lion for the Terror. The King is always the
+/// table's last type.
 const XB_TYPES: [(usize, Kind); 23] = [
     (0, Kind::Pawn),
     (1, Kind::Knight),
@@ -362,14 +365,14 @@ const XB_TYPES: [(usize, Kind); 23] = [
     (12, Kind::Vao),
     (13, Kind::DragonHorse),
     (14, Kind::DragonKing),
-    (15, Kind::Griffon),
-    (16, Kind::Rhino),
     (17, Kind::Eagle),
-    (18, Kind::Raven),
-    (19, Kind::Bat),
-    (20, Kind::Zebra),
     (21, Kind::Terror),
-    (22, Kind::Camel),
+    (23, Kind::Zebra),
+    (24, Kind::Camel),
+    (28, Kind::Raven),
+    (30, Kind::Bat),
+    (31, Kind::Rhino),
+    (34, Kind::Griffon),
 ];
 
 /// Piece types per colour in XBoard 4.9's table (the King last).
@@ -387,13 +390,35 @@ pub fn makro_piece_to_char() -> String {
     white.into_iter().collect::<String>() + &black
 }
 
-/// A kind's moves in XBoard 4.9's Betza dialect (XBetza), so that XBoard can highlight targets and write
-/// SAN. Where XBetza cannot say it exactly the description is a superset (so XBoard never refuses a legal
-/// move) and the imagined part carries `t` (cannot take a King), so XBoard never sees a check that is not
-/// there: airlifts are plain non-capturing slides (`mB`, `mR`); flying captures are one-screen hops
-/// (`ctpQ`), a subset of the real ones; fast castling is left to the engine.
-pub fn xboard_betza(kind: Kind) -> &'static str {
-    match kind {
+/// Most pieces a flying capture can pass over on a 14-square line.
+const MAX_SCREENS: usize = 12;
+
+/// A flying piece's moves on `atom`'s lines (`Q`, `R` or `B`): the plain slide (non-captures and the capture
+/// of the first piece reached), then captures over 1..=12 screens, each screen a hop leg (`paf`: slide to the
+/// next piece, leave it, go on in the same direction). XBoard does not know which pieces are ranked, so the
+/// hops are a superset of the real flights; they carry `t` so that XBoard imagines no checks from them.
+fn flying_betza(atom: char) -> String {
+    let mut s = atom.to_string();
+    for screens in 1..=MAX_SCREENS {
+        s.push_str(&"paf".repeat(screens));
+        s.push_str("ct");
+        s.push(atom);
+    }
+    s
+}
+
+/// A kind's moves in XBoard 4.9's Betza dialect (XBetza), so that XBoard (which tests the legality of both
+/// engines' moves with these) can highlight targets and write SAN. Where XBetza cannot say it exactly the
+/// description is a superset, so XBoard never refuses a legal move, and imagined captures carry `t` (may not
+/// take a King), so XBoard never sees a check that is not there: airlifts are plain non-capturing slides
+/// (`mB`, `mR`), flying captures hop any pieces (see [`flying_betza`]). Fast castling has no XBetza form
+/// (XBoard's castling puts the partner beside the King); Corvid does not castle under CECP unless the
+/// `FastCastling` option is set.
+pub fn xboard_betza(kind: Kind) -> String {
+    let fixed = match kind {
+        Kind::Eagle => return flying_betza('Q'),
+        Kind::Raven => return flying_betza('R'),
+        Kind::Bat => return flying_betza('B'),
         Kind::King => "K",
         Kind::Queen => "Q",
         Kind::Rook => "R",
@@ -413,14 +438,12 @@ pub fn xboard_betza(kind: Kind) -> &'static str {
         Kind::Rhino => "WyafsW",
         Kind::Cannon => "mRcpR",
         Kind::Vao => "mBcpB",
-        Kind::Eagle => "QctpQ",
-        Kind::Raven => "RctpR",
-        Kind::Bat => "BctpB",
         // Hit-and-run last: XBoard wants multi-leg captures after the other moves to the same square.
         Kind::Terror => "QNDAcamK",
         Kind::Warrior => "fmW2fceFbhcN",
         Kind::Pawn => "fmWifmW3fceF",
-    }
+    };
+    fixed.to_string()
 }
 
 /// The reply to `variant makromachy`: the `setup` command (piece letters, 14x14 board without holdings on
@@ -570,6 +593,8 @@ struct Session<W: Write> {
     own_clock_ms: Option<u64>,
     opp_clock_ms: Option<u64>,
     conduct: Conduct,
+    /// Makromachy: may Corvid castle? XBoard 4.9 cannot show fast castling, so by default it does not.
+    fast_castling: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -595,6 +620,7 @@ impl<W: Write> Session<W> {
             own_clock_ms: None,
             opp_clock_ms: None,
             conduct: Conduct::new(Policy::default()),
+            fast_castling: false,
         }
     }
 
@@ -815,6 +841,7 @@ impl<W: Write> Session<W> {
             "Resign" => flag(value).map(|b| p.resign = b),
             "ResignBelow" => num(value).map(|n| p.resign_cp = n as i32),
             "ResignMoves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),
+            "FastCastling" => flag(value).map(|b| self.fast_castling = b),
             "UCI_LimitStrength" => {
                 let v = flag(value).map(|b| if b { "true" } else { "false" });
                 let r = v.map(|v| self.engine.set_option(name, Some(v)));
@@ -896,10 +923,23 @@ impl<W: Write> Session<W> {
             self.emit("Error (internal): the game could not be set up for the search");
             return;
         }
+        // Without fast castling the search looks at every other move (when there is one).
+        let mut only = Vec::new();
+        if !self.fast_castling {
+            let legal = pos.legal_moves();
+            let castling = |m: &crate::makro::Move| m.kind() == crate::makro::MoveKind::Castling;
+            if legal.iter().any(castling) && !legal.iter().all(castling) {
+                only = legal
+                    .iter()
+                    .filter(|m| !castling(m))
+                    .map(|m| m.text())
+                    .collect();
+            }
+        }
         self.search_score = None;
         self.makro_thinking = Some(pos);
         let limits = self.limits();
-        self.engine.go(limits, &[]);
+        self.engine.go(limits, &only);
     }
 
     /// The search limits from `st`, `sd` and `level` with the `time`/`otim` clocks.

@@ -801,6 +801,8 @@ impl<W: Write> Session<W> {
             self.emit(&format!("Error ({e}): variant makromachy"));
             return;
         }
+        // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
+        while self.reports.try_recv().is_ok() {}
         self.makro = Some(MakroRecord::startpos());
         self.ended = false;
         self.conduct.reset();
@@ -1364,6 +1366,30 @@ mod tests {
         ] {
             assert!(f.contains(needed), "{needed}");
         }
+    }
+
+    #[test]
+    fn makromachy_moves_are_commands() {
+        for m in ["h10h12", "c13c14q", "g2h3,h3i4", "i1c1,a1i1", "n14a1"] {
+            assert_eq!(parse(m), Command::UserMove(m.into()), "{m}");
+        }
+        for bad in ["h100h1", "h1", "g2h3,", "g2h3,h3i4,i4i5", "h1h2qq"] {
+            assert!(parse_command(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn makromachy_piece_table_and_betza() {
+        let table = makro_piece_to_char();
+        assert_eq!(table.len(), 2 * XB_TABLE_TYPES);
+        assert_eq!(&table[XB_TABLE_TYPES - 1..XB_TABLE_TYPES + 1], "Kp");
+        // Flying pieces: the plain slide, then captures over one to twelve screens.
+        let eagle = xboard_betza(Kind::Eagle);
+        assert!(eagle.starts_with("QpafctQpafpafctQ"), "{eagle}");
+        assert_eq!(eagle.matches("ctQ").count(), MAX_SCREENS);
+        assert_eq!(eagle.matches("paf").count(), MAX_SCREENS * (MAX_SCREENS + 1) / 2);
+        // Every line fits XBoard's 512-byte message buffer.
+        assert!(makro_variant_lines().iter().all(|l| l.len() < 500));
     }
 
     #[test]

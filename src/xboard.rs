@@ -1156,6 +1156,8 @@ impl<W: Write> Session<W> {
             return;
         };
         let pos = record.position();
+        // Squares and promotion letters are lower case in the rules' notation; a GUI may capitalise the piece.
+        let text = &text.to_ascii_lowercase();
         let parsed = pos.parse_move(text).ok().or_else(|| {
             let mut castlings = pos.legal_moves().into_iter().filter(|m| {
                 m.kind() == crate::makro::MoveKind::Castling
@@ -1387,7 +1389,10 @@ mod tests {
         let eagle = xboard_betza(Kind::Eagle);
         assert!(eagle.starts_with("QpafctQpafpafctQ"), "{eagle}");
         assert_eq!(eagle.matches("ctQ").count(), MAX_SCREENS);
-        assert_eq!(eagle.matches("paf").count(), MAX_SCREENS * (MAX_SCREENS + 1) / 2);
+        assert_eq!(
+            eagle.matches("paf").count(),
+            MAX_SCREENS * (MAX_SCREENS + 1) / 2
+        );
         // Every line fits XBoard's 512-byte message buffer.
         assert!(makro_variant_lines().iter().all(|l| l.len() < 500));
     }

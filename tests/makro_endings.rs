@@ -182,6 +182,15 @@ fn fifty_moves_draw_on_the_hundredth_quiet_ply() {
     );
     play(&mut c, "b2b9");
     assert_eq!(ended_by(&c), None);
+    // And a hit-and-run, which is a capture.
+    let mut h = record(
+        &[("K", "a1"), ("T", "g2"), ("n", "h3"), ("k", "n14")],
+        "w",
+        99,
+    );
+    play(&mut h, "g2h3,h3i4");
+    assert_eq!(h.position().halfmove_clock(), 0);
+    assert_eq!(ended_by(&h), None);
 }
 
 #[test]

@@ -554,6 +554,11 @@ fn makromachy_comma_legs_castling_illegal_moves_and_results() {
     e.send("usermove i1c1");
     e.send("usermove n13n12");
     e.send("usermove c1c2,c2c3");
+    // `remove` takes back two plies: the King is on i1 again and may castle the other way.
+    e.send("remove");
+    e.send("usermove i1e1,a1i1");
+    e.send("setboard nonsense w - - 0 1");
+    e.send("usermove n13n12");
     assert_eq!(
         e.sync(),
         vec![
@@ -561,6 +566,7 @@ fn makromachy_comma_legs_castling_illegal_moves_and_results() {
             "Illegal move: g2h3,h3g2",
             "Illegal move: a1a14,a14a1",
             "Illegal move: c1c2,c2c3",
+            "tellusererror Illegal position",
         ]
     );
     // Corvid must answer a check by a protected Terror: only hit-and-run captures may take it.

@@ -494,6 +494,37 @@ impl Engine {
         error.map_or(Ok(()), Err)
     }
 
+    /// Sets the Makromachy game from a start position and moves already checked by the caller (`play` and CECP
+    /// keep a `rules::MakroRecord`). Like [`Engine::set_game`], an illegal move ends the list there and is
+    /// returned as an error. Meaningful while the engine plays Makromachy (`UCI_Variant makromachy`).
+    pub fn set_makro_game(
+        &mut self,
+        start: &crate::makro::Position,
+        moves: &[crate::makro::Move],
+    ) -> Result<(), PositionError> {
+        let mut current = start.clone();
+        let mut game = MakroGame::new(start.clone());
+        let mut played = Vec::with_capacity(moves.len());
+        let mut error = None;
+        for (index, &m) in moves.iter().enumerate() {
+            if !current.legal_moves().contains(&m) {
+                error = Some(PositionError::Move {
+                    index,
+                    error: MoveParseError::Illegal(m.text()),
+                });
+                break;
+            }
+            current.make_move(m);
+            game.play(m);
+            played.push(m);
+        }
+        self.makro.start = start.clone();
+        self.makro.current = current;
+        self.makro.game = game;
+        self.makro.moves = played;
+        error.map_or(Ok(()), Err)
+    }
+
     /// Sets the game from a start position and moves already checked by the caller (`play` and CECP keep a
     /// `rules::Game`). The moves are still verified: an illegal one ends the list there and is returned as an
     /// error, the moves before it kept. The start position's Chess960 flag follows the engine's option.

@@ -10,7 +10,7 @@ const USAGE: &str = "\
 usage:
   corvid                              the protocol loop (stdin/stdout): UCI, or CECP (xboard) when the first
                                       command is `xboard`
-  corvid play [options]               play a game against Corvid in the terminal (moves in SAN or UCI)
+  corvid play [options]               play a game against Corvid in the terminal (chess or Makromachy)
   corvid bench [<depth>] [--variant V] search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move

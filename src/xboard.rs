@@ -5,11 +5,17 @@
 //!
 //! Parsing never panics: a malformed command gets one `Error (…): …` line (an illegal move `Illegal move: …`,
 //! a bad position `tellusererror Illegal position`) and the session carries on with the state it had.
+//!
+//! Makromachy (`variant makromachy`) is an engine-defined variant for XBoard 4.9: Corvid answers with a
+//! `setup` command (board size, piece letters and start position) and one `piece` command per kind in
+//! XBoard's Betza dialect, then plays with moves in the rules' notation (two-digit ranks, comma-separated
+//! legs: `g2h3,h3i4`); the game is a `rules::MakroRecord`.
 
 use crate::chess::{Color, Move, MoveKind, Position};
 use crate::engine::{Engine, OptionError, Report};
+use crate::makro::Kind;
 use crate::play::{Conduct, Policy};
-use crate::rules::Game;
+use crate::rules::{Game, MakroRecord, RulesError};
 use crate::search::{Bound, Event, Info, Limits, Outcome, Score};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::fmt;
@@ -180,14 +186,27 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
     Ok(Some(cmd))
 }
 
-/// Coordinate moves (`e2e4`, `e7e8q`) and castling (`O-O`): what a GUI sends without `usermove`.
+/// Coordinate moves (`e2e4`, `e7e8q`, Makromachy's `h10h12` and `g2h3,h3i4`) and castling (`O-O`): what a
+/// GUI sends without `usermove`.
 fn looks_like_move(t: &str) -> bool {
-    let b = t.as_bytes();
-    let coord = (4..=5).contains(&b.len())
-        && b[0].is_ascii_lowercase()
-        && b[1].is_ascii_digit()
-        && b[2].is_ascii_lowercase()
-        && b[3].is_ascii_digit();
+    // One leg: file, one or two rank digits, file, one or two rank digits, an optional promotion letter.
+    fn leg(l: &str) -> bool {
+        let b = l.as_bytes();
+        let mut i = 0;
+        for _ in 0..2 {
+            if !b.get(i).is_some_and(u8::is_ascii_lowercase) {
+                return false;
+            }
+            i += 1;
+            let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if !(1..=2).contains(&digits) {
+                return false;
+            }
+            i += digits;
+        }
+        b.len() == i || (b.len() == i + 1 && b[i].is_ascii_alphabetic())
+    }
+    let coord = t.len() <= 16 && t.split(',').count() <= 2 && t.split(',').all(leg);
     coord || matches!(t, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0")
 }
 
@@ -250,6 +269,7 @@ const XB_OPTIONS: &[&str] = &[
     "Resign -check 1",
     "ResignBelow -spin 900 0 100000",
     "ResignMoves -spin 4 1 100",
+    "FastCastling -check 0",
 ];
 
 /// The reply to `protover 2`: `feature` lines, `done=1` last.
@@ -258,7 +278,7 @@ pub fn format_features() -> String {
     s.push_str(&format!(
         "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
          analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
-         variants=\"normal,fischerandom\" myname=\"Corvid {}\"\n",
+         variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
     ));
     for o in XB_OPTIONS {
@@ -277,6 +297,20 @@ pub fn xboard_score(score: Score) -> i32 {
     }
 }
 
+/// A thinking line with the PV already written: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`.
+pub fn format_thinking_text(info: &Info, pv: &str) -> String {
+    format!(
+        "{} {} {} {} {} {} 0\t{}",
+        info.depth,
+        xboard_score(info.score),
+        info.time_ms / 10,
+        info.nodes,
+        info.seldepth,
+        info.nps,
+        pv
+    )
+}
+
 /// A thinking line: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`, the PV in SAN from `root`.
 pub fn format_thinking(info: &Info, root: &Position) -> String {
     let mut pos = *root;
@@ -288,16 +322,7 @@ pub fn format_thinking(info: &Info, root: &Position) -> String {
         pv.push(pos.to_san(m));
         pos.make_move(m);
     }
-    format!(
-        "{} {} {} {} {} {} 0\t{}",
-        info.depth,
-        xboard_score(info.score),
-        info.time_ms / 10,
-        info.nodes,
-        info.seldepth,
-        info.nps,
-        pv.join(" ")
-    )
+    format_thinking_text(info, &pv.join(" "))
 }
 
 /// A move as CECP sends it: coordinates, but `O-O`/`O-O-O` for castling in Chess960 (as xboard expects).
@@ -316,6 +341,123 @@ pub fn format_move(pos: &Position, m: Move) -> String {
 /// The result line of a finished game: `1-0 {White mates}`.
 pub fn format_result(o: &crate::rules::Outcome) -> String {
     format!("{} {{{}}}", o.result_str(), o.description())
+}
+
+/// Where each Makromachy kind goes in XBoard 4.9's piece-type table (the index is the type's place in the
+/// `setup` command's piece-to-char string; XBoard draws that type's image). The types are chosen for their
+/// pictures: Archbishop, Marshall, Elephant, Cannon, Zebra and Camel for themselves, crowned Bishop and Rook
+/// for the Dragon Horse and King, the Hawk for the Eagle, the Duck for the Raven, the Dragon for the Bat,
+/// the Pegasus for the Griffon, the Gnu for the Rhino and the Lion for the Terror. The King is always the
+/// table's last type.
+const XB_TYPES: [(usize, Kind); 23] = [
+    (0, Kind::Pawn),
+    (1, Kind::Knight),
+    (2, Kind::Bishop),
+    (3, Kind::Rook),
+    (4, Kind::Queen),
+    (5, Kind::Warrior),
+    (6, Kind::Elephant),
+    (7, Kind::Archbishop),
+    (8, Kind::Marshall),
+    (9, Kind::Archer),
+    (10, Kind::Champion),
+    (11, Kind::Cannon),
+    (12, Kind::Vao),
+    (13, Kind::DragonHorse),
+    (14, Kind::DragonKing),
+    (17, Kind::Eagle),
+    (21, Kind::Terror),
+    (23, Kind::Zebra),
+    (24, Kind::Camel),
+    (28, Kind::Raven),
+    (30, Kind::Bat),
+    (31, Kind::Rhino),
+    (34, Kind::Griffon),
+];
+
+/// Piece types per colour in XBoard 4.9's table (the King last).
+const XB_TABLE_TYPES: usize = 44;
+
+/// The piece-to-char table of the `setup` command: White's letters by XBoard type, the King last, then
+/// Black's; `.` for types Makromachy does not use.
+pub fn makro_piece_to_char() -> String {
+    let mut white = vec!['.'; XB_TABLE_TYPES];
+    for (index, kind) in XB_TYPES {
+        white[index] = kind.letter();
+    }
+    white[XB_TABLE_TYPES - 1] = Kind::King.letter();
+    let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
+    white.into_iter().collect::<String>() + &black
+}
+
+/// Most pieces a flying capture can pass over on a 14-square line.
+const MAX_SCREENS: usize = 12;
+
+/// A flying piece's moves on `atom`'s lines (`Q`, `R` or `B`): the plain slide (non-captures and the capture
+/// of the first piece reached), then captures over 1..=12 screens, each screen a hop leg (`paf`: slide to the
+/// next piece, leave it, go on in the same direction). XBoard does not know which pieces are ranked, so the
+/// hops are a superset of the real flights; they carry `t` so that XBoard imagines no checks from them.
+fn flying_betza(atom: char) -> String {
+    let mut s = atom.to_string();
+    for screens in 1..=MAX_SCREENS {
+        s.push_str(&"paf".repeat(screens));
+        s.push_str("ct");
+        s.push(atom);
+    }
+    s
+}
+
+/// A kind's moves in XBoard 4.9's Betza dialect (XBetza), so that XBoard (which tests the legality of both
+/// engines' moves with these) can highlight targets and write SAN. Where XBetza cannot say it exactly the
+/// description is a superset, so XBoard never refuses a legal move, and imagined captures carry `t` (may not
+/// take a King), so XBoard never sees a check that is not there: airlifts are plain non-capturing slides
+/// (`mB`, `mR`), flying captures hop any pieces (see [`flying_betza`]). Fast castling has no XBetza form
+/// (XBoard's castling puts the partner beside the King); Corvid does not castle under CECP unless the
+/// `FastCastling` option is set.
+pub fn xboard_betza(kind: Kind) -> String {
+    let fixed = match kind {
+        Kind::Eagle => return flying_betza('Q'),
+        Kind::Raven => return flying_betza('R'),
+        Kind::Bat => return flying_betza('B'),
+        Kind::King => "K",
+        Kind::Queen => "Q",
+        Kind::Rook => "R",
+        Kind::Bishop => "B",
+        Kind::Knight => "NmB",
+        Kind::Elephant => "FAmB",
+        Kind::Champion => "WDAmR",
+        Kind::Camel => "C",
+        Kind::Zebra => "Z",
+        Kind::Marshall => "RN",
+        Kind::Archbishop => "BN",
+        Kind::DragonKing => "RF",
+        Kind::DragonHorse => "BW",
+        Kind::Archer => "WA",
+        // One step, then (on an empty square) a slide bent 45 degrees away from the start.
+        Kind::Griffon => "FyafsF",
+        Kind::Rhino => "WyafsW",
+        Kind::Cannon => "mRcpR",
+        Kind::Vao => "mBcpB",
+        // Hit-and-run last: XBoard wants multi-leg captures after the other moves to the same square.
+        Kind::Terror => "QNDAcamK",
+        Kind::Warrior => "fmW2fceFbhcN",
+        Kind::Pawn => "fmWifmW3fceF",
+    };
+    fixed.to_string()
+}
+
+/// The reply to `variant makromachy`: the `setup` command (piece letters, 14x14 board without holdings on
+/// the `fairy` parent, the start position) and one `piece` command per kind (`&`: both colours).
+pub fn makro_variant_lines() -> Vec<String> {
+    let mut lines = vec![format!(
+        "setup ({}) 14x14+0_fairy {}",
+        makro_piece_to_char(),
+        crate::makro::STARTPOS
+    )];
+    for kind in Kind::ALL {
+        lines.push(format!("piece {}& {}", kind.letter(), xboard_betza(kind)));
+    }
+    lines
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -354,6 +496,74 @@ where
     s.engine.quit();
 }
 
+/// What the session asks of the game record, whichever game is played (`rules::Game` for chess,
+/// `rules::MakroRecord` for Makromachy).
+trait Record {
+    fn side_to_move(&self) -> Color;
+    /// Full moves made since the start position.
+    fn moves_made(&self) -> u32;
+    fn fullmove(&self) -> u32;
+    fn pending_offer(&self) -> Option<Color>;
+    fn can_offer_draw(&self, who: Color) -> bool;
+    fn offer_draw(&mut self, who: Color) -> Result<(), RulesError>;
+    fn accept_draw(&mut self, who: Color) -> Result<(), RulesError>;
+    fn decline_draw(&mut self, who: Color) -> Result<(), RulesError>;
+    fn resign(&mut self, who: Color) -> Result<(), RulesError>;
+    fn take_back(&mut self, plies: usize) -> usize;
+    /// The static evaluation of the current position for `me`.
+    fn static_eval(&self, me: Color) -> i32;
+}
+
+macro_rules! impl_record {
+    ($t:ty, $eval:path) => {
+        impl Record for $t {
+            fn side_to_move(&self) -> Color {
+                self.position().side_to_move()
+            }
+            fn moves_made(&self) -> u32 {
+                u32::from(self.position().fullmove_number())
+                    .saturating_sub(u32::from(self.start().fullmove_number()))
+            }
+            fn fullmove(&self) -> u32 {
+                u32::from(self.position().fullmove_number())
+            }
+            fn pending_offer(&self) -> Option<Color> {
+                <$t>::pending_offer(self)
+            }
+            fn can_offer_draw(&self, who: Color) -> bool {
+                <$t>::can_offer_draw(self, who)
+            }
+            fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
+                <$t>::offer_draw(self, who)
+            }
+            fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
+                <$t>::accept_draw(self, who)
+            }
+            fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
+                <$t>::decline_draw(self, who)
+            }
+            fn resign(&mut self, who: Color) -> Result<(), RulesError> {
+                <$t>::resign(self, who)
+            }
+            fn take_back(&mut self, plies: usize) -> usize {
+                <$t>::take_back(self, plies)
+            }
+            fn static_eval(&self, me: Color) -> i32 {
+                let pos = self.position();
+                let v = $eval(pos);
+                if pos.side_to_move() == me {
+                    v
+                } else {
+                    -v
+                }
+            }
+        }
+    };
+}
+
+impl_record!(Game, crate::eval::chess::evaluate);
+impl_record!(MakroRecord, crate::eval::makro::evaluate);
+
 /// The state of a CECP session.
 struct Session<W: Write> {
     engine: Engine,
@@ -361,6 +571,8 @@ struct Session<W: Write> {
     output: W,
     output_ok: bool,
     game: Game,
+    /// The Makromachy game while the variant is `makromachy` (then `game` is unused).
+    makro: Option<MakroRecord>,
     chess960: bool,
     /// Force mode: Corvid plays neither side.
     force: bool,
@@ -370,6 +582,8 @@ struct Session<W: Write> {
     ended: bool,
     /// A search for Corvid's move is running from this position.
     thinking: Option<Position>,
+    /// The same for a Makromachy search.
+    makro_thinking: Option<crate::makro::Position>,
     /// The latest exact evaluation of the running search (Corvid's view).
     search_score: Option<Score>,
     post: bool,
@@ -379,6 +593,8 @@ struct Session<W: Write> {
     own_clock_ms: Option<u64>,
     opp_clock_ms: Option<u64>,
     conduct: Conduct,
+    /// Makromachy: may Corvid castle? XBoard 4.9 cannot show fast castling, so by default it does not.
+    fast_castling: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -389,11 +605,13 @@ impl<W: Write> Session<W> {
             output,
             output_ok: true,
             game: Game::new(Position::startpos()),
+            makro: None,
             chess960: false,
             force: false,
             corvid: Color::Black,
             ended: false,
             thinking: None,
+            makro_thinking: None,
             search_score: None,
             post: false,
             level: None,
@@ -402,6 +620,7 @@ impl<W: Write> Session<W> {
             own_clock_ms: None,
             opp_clock_ms: None,
             conduct: Conduct::new(Policy::default()),
+            fast_castling: false,
         }
     }
 
@@ -412,9 +631,27 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// The game being played.
+    fn record(&self) -> &dyn Record {
+        match &self.makro {
+            Some(m) => m,
+            None => &self.game,
+        }
+    }
+
+    /// The game being played, to change it.
+    fn record_mut(&mut self) -> &mut dyn Record {
+        match &mut self.makro {
+            Some(m) => m,
+            None => &mut self.game,
+        }
+    }
+
     /// Ends a running search without playing its move (the GUI changed the game under it).
     fn abort_search(&mut self) {
-        if self.thinking.take().is_some() {
+        let chess = self.thinking.take().is_some();
+        let makro = self.makro_thinking.take().is_some();
+        if chess || makro {
             self.engine.stop();
             self.engine.wait();
             // Everything the search reported is queued now; none of it applies any more.
@@ -443,6 +680,7 @@ impl<W: Write> Session<W> {
                 }
             }
             Command::New => {
+                // CECP: `new` is standard chess; a variant is named again after it (XBoard does so).
                 self.abort_search();
                 self.set_variant(false);
                 self.game = Game::new(Position::startpos());
@@ -457,6 +695,7 @@ impl<W: Write> Session<W> {
             }
             Command::Variant(v) => match v.as_str() {
                 "normal" => self.set_variant(false),
+                "makromachy" => self.set_makromachy(),
                 "fischerandom" => {
                     self.set_variant(true);
                     // The start array comes with `setboard`; until then the standard one (a valid 960 array).
@@ -472,13 +711,13 @@ impl<W: Write> Session<W> {
             }
             Command::Go => {
                 self.force = false;
-                self.corvid = self.game.position().side_to_move();
+                self.corvid = self.record().side_to_move();
                 self.ended = false;
                 self.maybe_think();
             }
             Command::PlayOther => {
                 self.force = false;
-                self.corvid = self.game.position().side_to_move().flip();
+                self.corvid = self.record().side_to_move().flip();
                 self.ended = false;
             }
             Command::Level(l) => {
@@ -497,6 +736,17 @@ impl<W: Write> Session<W> {
                 self.abort_search();
                 self.ended = true;
             }
+            Command::SetBoard(fen) if self.makro.is_some() => {
+                self.abort_search();
+                match crate::makro::Position::from_fen(&fen) {
+                    Ok(p) => {
+                        self.makro = Some(MakroRecord::new(p));
+                        self.ended = false;
+                        self.conduct.reset();
+                    }
+                    Err(_) => self.emit("tellusererror Illegal position"),
+                }
+            }
             Command::SetBoard(fen) => {
                 self.abort_search();
                 match Position::from_fen(&fen, self.chess960) {
@@ -511,7 +761,7 @@ impl<W: Write> Session<W> {
             Command::Undo | Command::Remove => {
                 self.abort_search();
                 let plies = if cmd == Command::Undo { 1 } else { 2 };
-                if self.game.take_back(plies) < plies {
+                if self.record_mut().take_back(plies) < plies {
                     self.emit(&format!("Error (no move to take back): {}", line.trim()));
                 }
                 self.ended = false;
@@ -534,10 +784,31 @@ impl<W: Write> Session<W> {
 
     fn set_variant(&mut self, chess960: bool) {
         self.chess960 = chess960;
+        self.makro = None;
+        let _ = self.engine.set_option("UCI_Variant", Some("chess"));
         let _ = self.engine.set_option(
             "UCI_Chess960",
             Some(if chess960 { "true" } else { "false" }),
         );
+    }
+
+    /// `variant makromachy`: the engine switches game, and XBoard learns the board, pieces and start position.
+    fn set_makromachy(&mut self) {
+        self.abort_search();
+        self.chess960 = false;
+        let _ = self.engine.set_option("UCI_Chess960", Some("false"));
+        if let Err(e) = self.engine.set_option("UCI_Variant", Some("makromachy")) {
+            self.emit(&format!("Error ({e}): variant makromachy"));
+            return;
+        }
+        // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
+        while self.reports.try_recv().is_ok() {}
+        self.makro = Some(MakroRecord::startpos());
+        self.ended = false;
+        self.conduct.reset();
+        for line in makro_variant_lines() {
+            self.emit(&line);
+        }
     }
 
     fn set_engine_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
@@ -572,6 +843,7 @@ impl<W: Write> Session<W> {
             "Resign" => flag(value).map(|b| p.resign = b),
             "ResignBelow" => num(value).map(|n| p.resign_cp = n as i32),
             "ResignMoves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),
+            "FastCastling" => flag(value).map(|b| self.fast_castling = b),
             "UCI_LimitStrength" => {
                 let v = flag(value).map(|b| if b { "true" } else { "false" });
                 let r = v.map(|v| self.engine.set_option(name, Some(v)));
@@ -605,7 +877,11 @@ impl<W: Write> Session<W> {
 
     /// Starts Corvid's search when it is to move, may move, and the game goes on.
     fn maybe_think(&mut self) {
-        if self.force || self.ended || self.thinking.is_some() {
+        if self.force || self.ended || self.thinking.is_some() || self.makro_thinking.is_some() {
+            return;
+        }
+        if self.makro.is_some() {
+            self.maybe_think_makro();
             return;
         }
         let pos = *self.game.position();
@@ -630,6 +906,42 @@ impl<W: Write> Session<W> {
         self.thinking = Some(pos);
         let limits = self.limits();
         self.engine.go(limits, &[]);
+    }
+
+    /// `maybe_think` for Makromachy.
+    fn maybe_think_makro(&mut self) {
+        let Some(record) = &self.makro else { return };
+        let pos = record.position().clone();
+        if pos.side_to_move() != self.corvid {
+            return;
+        }
+        if let Some(o) = record.outcome() {
+            self.emit(&format_result(&o));
+            self.ended = true;
+            return;
+        }
+        let (start, moves) = (record.start().clone(), record.moves().to_vec());
+        if self.engine.set_makro_game(&start, &moves).is_err() {
+            self.emit("Error (internal): the game could not be set up for the search");
+            return;
+        }
+        // Without fast castling the search looks at every other move (when there is one).
+        let mut only = Vec::new();
+        if !self.fast_castling {
+            let legal = pos.legal_moves();
+            let castling = |m: &crate::makro::Move| m.kind() == crate::makro::MoveKind::Castling;
+            if legal.iter().any(castling) && !legal.iter().all(castling) {
+                only = legal
+                    .iter()
+                    .filter(|m| !castling(m))
+                    .map(|m| m.text())
+                    .collect();
+            }
+        }
+        self.search_score = None;
+        self.makro_thinking = Some(pos);
+        let limits = self.limits();
+        self.engine.go(limits, &only);
     }
 
     /// The search limits from `st`, `sd` and `level` with the `time`/`otim` clocks.
@@ -659,10 +971,7 @@ impl<W: Write> Session<W> {
         }
         if level.moves > 0 {
             // Moves Corvid has made in this game (the start may be any move number).
-            let pos = self.game.position();
-            let start = self.game.start();
-            let made =
-                u32::from(pos.fullmove_number()).saturating_sub(u32::from(start.fullmove_number()));
+            let made = self.record().moves_made();
             l.movestogo = Some(level.moves - made % level.moves);
         }
         l
@@ -671,13 +980,17 @@ impl<W: Write> Session<W> {
     fn report(&mut self, r: Report) {
         match r {
             Report::Search(Event::Info(info)) => {
-                let Some(root) = self.thinking else { return };
                 if info.multipv != 1 || info.bound != Bound::Exact {
                     return;
                 }
+                let line = match (self.thinking, &self.makro_thinking) {
+                    (Some(root), _) => format_thinking(&info, &root),
+                    // Makromachy PVs are already in the notation XBoard reads.
+                    (None, Some(_)) => format_thinking_text(&info, &info.pv.join(" ")),
+                    (None, None) => return,
+                };
                 self.search_score = Some(info.score);
                 if self.post && !info.pv.is_empty() {
-                    let line = format_thinking(&info, &root);
                     self.emit(&line);
                 }
             }
@@ -689,6 +1002,8 @@ impl<W: Write> Session<W> {
             Report::BestMove(outcome) => {
                 if self.thinking.is_some() {
                     self.finish_search(outcome);
+                } else if self.makro_thinking.is_some() {
+                    self.finish_makro_search(outcome);
                 }
             }
         }
@@ -699,25 +1014,10 @@ impl<W: Write> Session<W> {
         let Some(root) = self.thinking.take() else {
             return;
         };
-        let me = self.corvid;
-        let score = self
-            .search_score
-            .unwrap_or(Score::Cp(crate::eval::chess::evaluate(&root)));
-        self.conduct.record(score);
-        if self.game.pending_offer() == Some(me.flip()) {
-            if self.conduct.accepts_draw(score) && self.game.accept_draw(me).is_ok() {
-                // Accepting is offering back; the GUI ends the game.
-                self.emit("offer draw");
-                self.ended = true;
-                return;
-            }
-            let _ = self.game.decline_draw(me);
-        }
-        if self.conduct.should_resign() && self.game.resign(me).is_ok() {
-            self.emit("resign");
-            self.ended = true;
+        if !self.conduct_before_moving() {
             return;
         }
+        let me = self.corvid;
         let m = outcome
             .best
             .and_then(|t| root.parse_uci_move(&t).ok())
@@ -739,16 +1039,91 @@ impl<W: Write> Session<W> {
             self.ended = true;
             return;
         }
-        // The offer goes with the move (CECP: before it), so it stands until the opponent replies.
-        if self.conduct.should_offer_draw(&self.game, me) && self.game.offer_draw(me).is_ok() {
+        self.maybe_offer_draw(me);
+        self.emit(&format!("move {}", format_move(&root, m)));
+    }
+
+    /// Corvid's search is done, before its move: it records the evaluation, answers a standing draw offer
+    /// and resigns when its policy says so. False when the game ended here.
+    fn conduct_before_moving(&mut self) -> bool {
+        let me = self.corvid;
+        let score = self
+            .search_score
+            .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
+        self.conduct.record(score);
+        if self.record().pending_offer() == Some(me.flip()) {
+            if self.conduct.accepts_draw(score) && self.record_mut().accept_draw(me).is_ok() {
+                // Accepting is offering back; the GUI ends the game.
+                self.emit("offer draw");
+                self.ended = true;
+                return false;
+            }
+            let _ = self.record_mut().decline_draw(me);
+        }
+        if self.conduct.should_resign() && self.record_mut().resign(me).is_ok() {
+            self.emit("resign");
+            self.ended = true;
+            return false;
+        }
+        true
+    }
+
+    /// After Corvid's move: offer a draw when the policy says so. The offer goes with the move (CECP: before
+    /// it), so it stands until the opponent replies.
+    fn maybe_offer_draw(&mut self, me: Color) {
+        let r = self.record();
+        if self
+            .conduct
+            .should_offer_draw_at(r.can_offer_draw(me), r.fullmove())
+            && self.record_mut().offer_draw(me).is_ok()
+        {
             self.emit("offer draw");
         }
-        self.emit(&format!("move {}", format_move(&root, m)));
+    }
+
+    /// `finish_search` for Makromachy.
+    fn finish_makro_search(&mut self, outcome: Outcome) {
+        let Some(root) = self.makro_thinking.take() else {
+            return;
+        };
+        if !self.conduct_before_moving() {
+            return;
+        }
+        let me = self.corvid;
+        let m = outcome
+            .best
+            .and_then(|t| root.parse_move(&t).ok())
+            .or_else(|| root.legal_moves().first().copied());
+        let Some(record) = self.makro.as_mut() else {
+            return;
+        };
+        let Some(m) = m else {
+            if let Some(o) = record.outcome() {
+                self.emit(&format_result(&o));
+            }
+            return;
+        };
+        if record.play(m).is_err() {
+            self.emit("Error (internal): Corvid's move was refused by the rules");
+            return;
+        }
+        if let Some(o) = record.outcome() {
+            self.emit(&format!("move {}", m.text()));
+            self.emit(&format_result(&o));
+            self.ended = true;
+            return;
+        }
+        self.maybe_offer_draw(me);
+        self.emit(&format!("move {}", m.text()));
     }
 
     fn user_move(&mut self, text: &str) {
         // A move for the side to move while Corvid thinks means the GUI has moved on: it wins.
         self.abort_search();
+        if self.makro.is_some() {
+            self.user_makro_move(text);
+            return;
+        }
         let pos = *self.game.position();
         let parsed = pos
             .parse_uci_move(text)
@@ -774,17 +1149,54 @@ impl<W: Write> Session<W> {
         self.maybe_think();
     }
 
+    /// `user_move` for Makromachy: the rules' notation; a King leg alone that is no King step is read as the
+    /// castling that starts with it (a GUI that does not know fast castling sends just the King's move).
+    fn user_makro_move(&mut self, text: &str) {
+        let Some(record) = self.makro.as_mut() else {
+            return;
+        };
+        let pos = record.position();
+        // Squares and promotion letters are lower case in the rules' notation; a GUI may capitalise the piece.
+        let text = &text.to_ascii_lowercase();
+        let parsed = pos.parse_move(text).ok().or_else(|| {
+            let mut castlings = pos.legal_moves().into_iter().filter(|m| {
+                m.kind() == crate::makro::MoveKind::Castling
+                    && m.text().split(',').next() == Some(text.trim())
+            });
+            castlings.next()
+        });
+        let m = match parsed {
+            Some(m) if record.outcome().is_none() => m,
+            _ => {
+                self.emit(&format!("Illegal move: {text}"));
+                return;
+            }
+        };
+        if record.play(m).is_err() {
+            self.emit(&format!("Illegal move: {text}"));
+            return;
+        }
+        if let Some(o) = record.outcome() {
+            if !self.force {
+                self.emit(&format_result(&o));
+                self.ended = true;
+            }
+            return;
+        }
+        self.maybe_think();
+    }
+
     /// The opponent offers a draw. The offer must be valid by the rules (else it is ignored, with a note);
     /// Corvid answers after its next search when it is to move, at once otherwise.
     fn opponent_offers_draw(&mut self) {
-        let to_move = self.game.position().side_to_move();
+        let to_move = self.record().side_to_move();
         let corvid_to_move = self.force || self.corvid == to_move;
         let opponent = if corvid_to_move {
             to_move.flip()
         } else {
             self.corvid.flip()
         };
-        if let Err(e) = self.game.offer_draw(opponent) {
+        if let Err(e) = self.record_mut().offer_draw(opponent) {
             self.emit(&format!("# draw offer not valid: {e}"));
             return;
         }
@@ -792,16 +1204,15 @@ impl<W: Write> Session<W> {
             return;
         }
         let me = opponent.flip();
-        let score = self.conduct.last().unwrap_or_else(|| {
-            let pos = self.game.position();
-            let v = crate::eval::chess::evaluate(pos);
-            Score::Cp(if pos.side_to_move() == me { v } else { -v })
-        });
-        if self.conduct.accepts_draw(score) && self.game.accept_draw(me).is_ok() {
+        let score = self
+            .conduct
+            .last()
+            .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
+        if self.conduct.accepts_draw(score) && self.record_mut().accept_draw(me).is_ok() {
             self.emit("offer draw");
             self.ended = true;
         } else {
-            let _ = self.game.decline_draw(me);
+            let _ = self.record_mut().decline_draw(me);
         }
     }
 }
@@ -957,6 +1368,33 @@ mod tests {
         ] {
             assert!(f.contains(needed), "{needed}");
         }
+    }
+
+    #[test]
+    fn makromachy_moves_are_commands() {
+        for m in ["h10h12", "c13c14q", "g2h3,h3i4", "i1c1,a1i1", "n14a1"] {
+            assert_eq!(parse(m), Command::UserMove(m.into()), "{m}");
+        }
+        for bad in ["h100h1", "h1", "g2h3,", "g2h3,h3i4,i4i5", "h1h2qq"] {
+            assert!(parse_command(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn makromachy_piece_table_and_betza() {
+        let table = makro_piece_to_char();
+        assert_eq!(table.len(), 2 * XB_TABLE_TYPES);
+        assert_eq!(&table[XB_TABLE_TYPES - 1..XB_TABLE_TYPES + 1], "Kp");
+        // Flying pieces: the plain slide, then captures over one to twelve screens.
+        let eagle = xboard_betza(Kind::Eagle);
+        assert!(eagle.starts_with("QpafctQpafpafctQ"), "{eagle}");
+        assert_eq!(eagle.matches("ctQ").count(), MAX_SCREENS);
+        assert_eq!(
+            eagle.matches("paf").count(),
+            MAX_SCREENS * (MAX_SCREENS + 1) / 2
+        );
+        // Every line fits XBoard's 512-byte message buffer.
+        assert!(makro_variant_lines().iter().all(|l| l.len() < 500));
     }
 
     #[test]

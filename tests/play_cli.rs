@@ -242,3 +242,90 @@ fn seeded_colours_are_reproducible_and_bad_flags_fail() {
         .expect("run");
     assert!(!status.success());
 }
+
+#[test]
+fn makromachy_session_with_hit_and_run_castling_and_resignation() {
+    // White: King i1 with its a1 Dragon King (castling right), Terror g2 beside a black Rook on h3.
+    let fen = "13k/14/14/14/14/14/14/14/14/14/14/7r6/6T7/D7K5 w Q - 0 1";
+    let out = play(
+        &[
+            "--variant",
+            "makromachy",
+            "--color",
+            "white",
+            "--movetime",
+            "30",
+            "--fen",
+            fen,
+            "--no-resign",
+            "--no-offer",
+        ],
+        "hello\ng2h3,h3i4\ni1c1\nresign\n",
+    );
+    assert!(out.contains("Makromachy: you play White"), "{out}");
+    // The 14x14 board: two-digit ranks, files a..n.
+    assert!(
+        out.contains(" 14  .  .  .  .  .  .  .  .  .  .  .  .  .  k  14"),
+        "{out}"
+    );
+    assert!(
+        out.contains("     a  b  c  d  e  f  g  h  i  j  k  l  m  n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("'hello' is neither a move nor a command"),
+        "{out}"
+    );
+    // Hit-and-run: the Rook is gone, the Terror stands on i4.
+    assert!(out.contains("You play g2h3,h3i4."), "{out}");
+    assert!(
+        out.contains("  4  .  .  .  .  .  .  .  . [T] .  .  .  .  .  4"),
+        "{out}"
+    );
+    // Castling typed as the King's leg alone: the Dragon King lands on the King's square.
+    assert!(out.contains("You play i1c1,a1i1."), "{out}");
+    assert!(
+        out.contains("  1 [.] . [K] .  .  .  .  . [D] .  .  .  .  .  1"),
+        "{out}"
+    );
+    assert!(out.contains("Corvid plays "), "{out}");
+    assert!(out.contains("Game over: 0-1 (White resigns)."), "{out}");
+    let pgn = &out[out.find("[Event").expect("a PGN")..];
+    assert_eq!(tag(pgn, "Variant").as_deref(), Some("makromachy"));
+    assert_eq!(tag(pgn, "FEN").as_deref(), Some(fen));
+    assert_eq!(tag(pgn, "Result").as_deref(), Some("0-1"));
+    assert!(pgn.contains("1. g2h3,h3i4 "), "{pgn}");
+    assert!(pgn.contains(" 2. i1c1,a1i1 "), "{pgn}");
+}
+
+#[test]
+fn makromachy_illegal_input_then_mate_ends_the_game() {
+    // Black King n14, White King m12: the Rook mates on the 14th rank.
+    let out = play(
+        &[
+            "--variant",
+            "makromachy",
+            "--color",
+            "white",
+            "--movetime",
+            "30",
+            "--fen",
+            "13k/14/12K1/14/14/14/14/14/14/14/14/14/14/R13 w - - 0 1",
+        ],
+        "a1b2\na1a14\n",
+    );
+    assert!(
+        out.contains("'a1b2' is not a legal move here. Legal moves: "),
+        "{out}"
+    );
+    assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
+    assert!(!out.contains("Corvid plays"), "{out}");
+    // A bad variant name is refused on the command line.
+    let child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(["play", "--variant", "shogi"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run corvid");
+    assert!(!child.status.success());
+    assert!(String::from_utf8_lossy(&child.stderr).contains("--variant needs chess or makromachy"));
+}

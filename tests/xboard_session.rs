@@ -169,7 +169,7 @@ fn bad_input_is_answered_and_changes_nothing() {
     e.send("memory 0");
     e.send("option Nonsense=3");
     e.send("option ResignBelow=lots");
-    e.send("variant makromachy");
+    e.send("variant shogi");
     let lines = e.sync();
     assert_eq!(
         lines,
@@ -181,7 +181,7 @@ fn bad_input_is_answered_and_changes_nothing() {
             "Error (option 'Hash': 0 is out of range (1 to 65536)): memory",
             "Error (no such option 'Nonsense'): Nonsense",
             "Error (bad value): option ResignBelow=lots",
-            "Error (unsupported variant): makromachy",
+            "Error (unsupported variant): shogi",
         ]
     );
     // Still the start position: e2e4 is legal.
@@ -462,6 +462,144 @@ fn chess960_games() {
     assert!(
         pos.parse_uci_move(&m).is_ok() || pos.parse_san(&m).is_ok(),
         "{m}"
+    );
+    e.quit();
+}
+
+/// `new` and `variant makromachy` (Corvid plays Black), with the `setup` and `piece` lines it answers with.
+fn makromachy(e: &mut Corvid) -> Vec<String> {
+    e.send("new");
+    e.send("variant makromachy");
+    e.sync()
+}
+
+#[test]
+fn makromachy_variant_setup_pieces_and_a_game() {
+    let mut e = Corvid::start();
+    let lines = makromachy(&mut e);
+    let setup = lines
+        .iter()
+        .find(|l| l.starts_with("setup "))
+        .expect("a setup line");
+    // 14x14 without holdings on the fairy parent, the start position, and a piece-to-char table with
+    // every Makromachy letter once per colour and the Kings last.
+    assert!(
+        setup.ends_with(&format!(" 14x14+0_fairy {}", corvid::makro::STARTPOS)),
+        "{setup}"
+    );
+    let table = &setup[setup.find('(').expect("(") + 1..setup.find(')').expect(")")];
+    let (white, black) = table.split_at(table.len() / 2);
+    assert!(white.ends_with('K') && black.ends_with('k'), "{table}");
+    assert_eq!(white.to_ascii_lowercase(), black);
+    for letter in "KQRBNEIJZMADHOGUCVLFSTWP".chars() {
+        assert_eq!(white.matches(letter).count(), 1, "{letter} in {table}");
+    }
+    let pieces: Vec<&String> = lines.iter().filter(|l| l.starts_with("piece ")).collect();
+    assert_eq!(pieces.len(), 24, "{lines:?}");
+    assert!(
+        lines.contains(&"piece T& QNDAcamK".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"piece P& fmWifmW3fceF".to_string()),
+        "{lines:?}"
+    );
+    // A game: Corvid (Black) answers with a legal Makromachy move; thinking lines carry its PV.
+    e.send("st 0.2");
+    e.send("post");
+    e.send("usermove h4h7");
+    let lines = e.until_move();
+    let m = moved(&lines).expect("a move");
+    let mut pos = corvid::makro::Position::startpos();
+    pos.make_move(pos.parse_move("h4h7").expect("legal"));
+    let reply = pos
+        .parse_move(&m)
+        .unwrap_or_else(|_| panic!("{m} {lines:?}"));
+    assert!(lines.iter().any(|l| l.contains('\t')), "{lines:?}");
+    pos.make_move(reply);
+    // Two-digit ranks from the GUI: the Bat's long diagonal g3-n10 (open after h4h7).
+    let next = pos
+        .parse_move("g3n10")
+        .unwrap_or_else(|_| pos.legal_moves()[0]);
+    e.send(&format!("usermove {}", next.text()));
+    let lines = e.until_move();
+    assert!(moved(&lines).is_some(), "{lines:?}");
+    // Whatever followed (a result, if Corvid's move ended the game) is read before the next game.
+    e.sync();
+    // `new` is standard chess again (CECP): e2e4 is a move, and Corvid answers with a chess move.
+    e.send("new");
+    e.send("st 0.1");
+    e.send("usermove e2e4");
+    let lines = e.until_move();
+    let m = moved(&lines).expect("a chess move");
+    let mut chess = Position::startpos();
+    chess.make_move(chess.parse_uci_move("e2e4").expect("legal"));
+    assert!(chess.parse_uci_move(&m).is_ok(), "{m}");
+    e.quit();
+}
+
+#[test]
+fn makromachy_comma_legs_castling_illegal_moves_and_results() {
+    let mut e = Corvid::start();
+    makromachy(&mut e);
+    e.send("force");
+    // A Terror beside a Rook; the King with its a1 Dragon King.
+    e.send("setboard 13k/14/14/14/14/14/14/14/14/14/14/7r6/6T7/D7K5 w Q - 0 1");
+    e.send("usermove h3h5");
+    e.send("usermove g2h3,h3g2");
+    e.send("usermove a1a14,a14a1");
+    e.send("usermove g2h3,h3i4");
+    e.send("usermove n14n13");
+    // Castling sent as the King's leg alone (a GUI that does not know fast castling) is accepted.
+    e.send("usermove i1c1");
+    e.send("usermove n13n12");
+    e.send("usermove c1c2,c2c3");
+    // `remove` takes back two plies: the King is on i1 again and may castle the other way.
+    e.send("remove");
+    e.send("usermove i1e1,a1i1");
+    e.send("setboard nonsense w - - 0 1");
+    e.send("usermove n13n12");
+    assert_eq!(
+        e.sync(),
+        vec![
+            "Illegal move: h3h5",
+            "Illegal move: g2h3,h3g2",
+            "Illegal move: a1a14,a14a1",
+            "Illegal move: c1c2,c2c3",
+            "tellusererror Illegal position",
+        ]
+    );
+    // Corvid must answer a check by a protected Terror: only hit-and-run captures may take it.
+    e.send("setboard 1r11k/14/14/14/14/14/14/14/14/14/14/1t12/2T11/K13 w - - 0 1");
+    e.send("st 0.2");
+    e.send("go");
+    let lines = e.until_move();
+    let m = moved(&lines).expect("a move");
+    assert!(m.starts_with("c2b3,b3"), "{m}");
+    // A mate by the person ends the game with the result line.
+    e.send("force");
+    e.send("setboard 13k/14/12K1/14/14/14/14/14/14/14/14/14/14/R13 w - - 0 1");
+    e.send("playother");
+    e.send("usermove a1a14");
+    assert_eq!(e.sync(), vec!["1-0 {White mates}"]);
+    // Repeating a position with a checking Eagle move loses, even the second time.
+    e.send("force");
+    e.send("setboard 4k9/14/14/14/14/14/14/14/14/14/14/14/14/K4L8 w - - 0 1");
+    for m in ["f1e2", "e14d14", "e2d2", "d14e14"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("playother");
+    e.send("usermove d2e2");
+    assert_eq!(e.sync(), vec!["0-1 {White repeats with an Eagle check}"]);
+    // Bare Kings after Corvid's capture: it moves and claims the draw.
+    e.send("force");
+    e.send("setboard 13k/14/14/14/14/14/14/14/14/14/14/14/r13/K13 w - - 0 1");
+    e.send("go");
+    let lines = e.until("a draw", |l| l.starts_with("1/2-1/2"));
+    assert_eq!(moved(&lines).as_deref(), Some("a1a2"), "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("1/2-1/2 {Draw: bare kings}")
     );
     e.quit();
 }

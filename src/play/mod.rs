@@ -4,7 +4,10 @@
 //! `rules::Game`'s; this module draws the board, reads commands and decides how Corvid conducts itself
 //! ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the same).
 //! Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is explained
-//! and the prompt comes back.
+//! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
+//! rules being `rules::MakroRecord`'s.
+
+pub mod makro;
 
 use crate::chess::{Color, Move, PieceType, Position, Square};
 use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
@@ -113,11 +116,20 @@ impl Conduct {
 
     /// Should Corvid (playing `me`) offer a draw now? The rules' re-offer limit is part of the answer.
     pub fn should_offer_draw(&self, game: &Game, me: Color) -> bool {
+        self.should_offer_draw_at(
+            game.can_offer_draw(me),
+            u32::from(game.position().fullmove_number()),
+        )
+    }
+
+    /// [`Conduct::should_offer_draw`] for any game: `may_offer` is the rules' answer (the re-offer limit),
+    /// `fullmove` the current move number.
+    pub fn should_offer_draw_at(&self, may_offer: bool, fullmove: u32) -> bool {
         let p = &self.policy;
         let k = p.offer_draw_streak.max(1);
         p.offer_draws
-            && game.can_offer_draw(me)
-            && u32::from(game.position().fullmove_number()) > p.offer_draw_after
+            && may_offer
+            && fullmove > p.offer_draw_after
             && self.scores.len() >= k
             && self.scores[self.scores.len() - k..]
                 .iter()
@@ -191,6 +203,72 @@ impl Thinker {
     }
 }
 
+/// The search's verdict on a Makromachy position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MakroThought {
+    /// The move to play (`None` without a legal move).
+    pub best: Option<crate::makro::Move>,
+    /// The evaluation for the side to move, when the search reported one.
+    pub score: Option<Score>,
+}
+
+impl Thinker {
+    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result
+    /// (the engine is switched to Makromachy first).
+    pub fn think_makro(
+        &mut self,
+        game: &crate::rules::MakroRecord,
+        limits: Limits,
+    ) -> MakroThought {
+        let none = MakroThought {
+            best: None,
+            score: None,
+        };
+        let pos = game.position().clone();
+        if !self.engine.is_makromachy()
+            && self
+                .engine
+                .set_option("UCI_Variant", Some("makromachy"))
+                .is_err()
+        {
+            return none;
+        }
+        if self
+            .engine
+            .set_makro_game(game.start(), game.moves())
+            .is_err()
+        {
+            return none;
+        }
+        while self.reports.try_recv().is_ok() {}
+        self.engine.go(limits, &[]);
+        self.engine.wait();
+        let mut thought = none;
+        while let Ok(r) = self.reports.try_recv() {
+            match r {
+                Report::Search(Event::Info(info)) if info.multipv == 1 => {
+                    thought.score = Some(info.score)
+                }
+                Report::BestMove(o) => {
+                    thought.best = o.best.and_then(|t| pos.parse_move(&t).ok());
+                }
+                Report::Search(_) => {}
+            }
+        }
+        thought
+    }
+}
+
+/// Which game `corvid play` plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Variant {
+    /// Orthodox chess.
+    #[default]
+    Chess,
+    /// Makromachy on 14x14.
+    Makromachy,
+}
+
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardStyle {
@@ -215,6 +293,8 @@ pub struct PlayConfig {
     pub movetime_ms: u64,
     /// Start position (`None`: the standard one).
     pub fen: Option<String>,
+    /// The game (`--variant`).
+    pub variant: Variant,
     /// Where to save the PGN.
     pub pgn_path: Option<String>,
     pub policy: Policy,
@@ -229,6 +309,7 @@ impl Default for PlayConfig {
             elo: None,
             movetime_ms: 1000,
             fen: None,
+            variant: Variant::Chess,
             pgn_path: None,
             policy: Policy::default(),
         }
@@ -242,6 +323,7 @@ options for play:
   --seed N              seed of the colour draw (reproducible)
   --elo N               Corvid's strength (1000..2800, UCI_LimitStrength)
   --movetime MS         Corvid's thinking time per move (default 1000)
+  --variant NAME        chess (default) or makromachy (14x14; moves as d4d7, c13c14q, g2h3,h3i4, i1c1,a1i1)
   --fen FEN             start from this position (one quoted argument)
   --pgn FILE            save the finished game there
   --ascii               plain letters, no colour (the default when not a terminal or NO_COLOR is set)
@@ -290,8 +372,14 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
             }
             "--fen" => {
                 let f = it.next().ok_or("--fen needs a FEN (one quoted argument)")?;
-                Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?;
                 c.fen = Some(f.clone());
+            }
+            "--variant" => {
+                c.variant = match it.next().map(|s| s.to_ascii_lowercase()).as_deref() {
+                    Some("chess" | "normal" | "standard") => Variant::Chess,
+                    Some("makromachy") => Variant::Makromachy,
+                    _ => return Err("--variant needs chess or makromachy".into()),
+                }
             }
             "--pgn" => c.pgn_path = Some(it.next().ok_or("--pgn needs a file name")?.clone()),
             "--ascii" => c.style = Some(BoardStyle::Ascii),
@@ -305,6 +393,18 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
             "--resign-moves" => c.policy.resign_moves = num("--resign-moves", it.next())?,
             "--no-resign" => c.policy.resign = false,
             other => return Err(format!("unknown option '{other}' for play")),
+        }
+    }
+    // The FEN is checked once the variant is known (the options may come in any order).
+    if let Some(f) = &c.fen {
+        match c.variant {
+            Variant::Chess => {
+                Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?;
+            }
+            Variant::Makromachy => {
+                crate::makro::Position::from_fen(f)
+                    .map_err(|e| format!("invalid Makromachy FEN: {e}"))?;
+            }
         }
     }
     Ok(c)
@@ -435,56 +535,84 @@ pub fn run<R: BufRead, W: Write>(
     tty_out: bool,
     tty_in: bool,
 ) -> Result<(), String> {
+    if config.variant == Variant::Makromachy {
+        return makro::run(config, input, output, tty_out, tty_in);
+    }
     let start = match &config.fen {
         Some(f) => Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?,
         None => Position::startpos(),
     };
-    let seed = config.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let human = config.human.unwrap_or(if splitmix(seed) & 1 == 0 {
-        Color::White
-    } else {
-        Color::Black
-    });
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    let style = config.style.unwrap_or(if tty_out && !no_color {
-        BoardStyle::Color
-    } else {
-        BoardStyle::Ascii
-    });
-    let mut thinker = Thinker::new();
-    if let Some(elo) = config.elo {
-        let e = thinker.engine();
-        e.set_option("UCI_LimitStrength", Some("true"))
-            .and_then(|()| e.set_option("UCI_Elo", Some(&elo.to_string())))
-            .map_err(|e| e.to_string())?;
-    }
-    let conduct = Conduct::new(config.policy.clone());
+    let setup = Setup::new(&config, tty_out)?;
     let mut s = Session {
         game: Game::new(start),
-        human,
-        thinker,
-        conduct,
-        style,
+        human: setup.human,
+        thinker: setup.thinker,
+        conduct: Conduct::new(config.policy.clone()),
+        style: setup.style,
         out: output,
         echo: !tty_in,
         config,
     };
-    let how = if s.config.human.is_some() {
-        "chosen".to_string()
-    } else {
-        format!("drawn at random, seed {seed}")
-    };
-    s.say(&format!(
-        "Corvid {} — you play {} ({how}). Type 'help' for commands.",
-        env!("CARGO_PKG_VERSION"),
-        color_name(human)
-    ));
+    s.say(&setup.greeting);
     s.main_loop(input);
     s.finish()
+}
+
+/// What every game of `corvid play` sets up alike: the person's colour, the board style, the engine (with
+/// its strength limit) and the greeting.
+struct Setup {
+    human: Color,
+    style: BoardStyle,
+    thinker: Thinker,
+    greeting: String,
+}
+
+impl Setup {
+    fn new(config: &PlayConfig, tty_out: bool) -> Result<Setup, String> {
+        let seed = config.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        let human = config.human.unwrap_or(if splitmix(seed) & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        });
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let style = config.style.unwrap_or(if tty_out && !no_color {
+            BoardStyle::Color
+        } else {
+            BoardStyle::Ascii
+        });
+        let mut thinker = Thinker::new();
+        if let Some(elo) = config.elo {
+            let e = thinker.engine();
+            e.set_option("UCI_LimitStrength", Some("true"))
+                .and_then(|()| e.set_option("UCI_Elo", Some(&elo.to_string())))
+                .map_err(|e| e.to_string())?;
+        }
+        let how = if config.human.is_some() {
+            "chosen".to_string()
+        } else {
+            format!("drawn at random, seed {seed}")
+        };
+        let game = match config.variant {
+            Variant::Chess => "",
+            Variant::Makromachy => " Makromachy:",
+        };
+        let greeting = format!(
+            "Corvid {} —{game} you play {} ({how}). Type 'help' for commands.",
+            env!("CARGO_PKG_VERSION"),
+            color_name(human)
+        );
+        Ok(Setup {
+            human,
+            style,
+            thinker,
+            greeting,
+        })
+    }
 }
 
 impl<W: Write> Session<'_, W> {

@@ -64,7 +64,10 @@ impl Variant {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Limit {
     /// A clock: base and increment, milliseconds.
-    Clock { base_ms: u64, inc_ms: u64 },
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+    },
     Depth(u32),
     Nodes(u64),
     MoveTime(u64),
@@ -80,7 +83,9 @@ impl Limit {
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e6)
                 .map(|v| (v * 1000.0).round() as u64)
-                .ok_or_else(|| format!("bad time control '{text}' (BASE+INC in seconds, e.g. 10+0.1)"))
+                .ok_or_else(|| {
+                    format!("bad time control '{text}' (BASE+INC in seconds, e.g. 10+0.1)")
+                })
         };
         let base_ms = secs(base)?;
         if base_ms == 0 {
@@ -125,7 +130,12 @@ impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Limit::Clock { base_ms, inc_ms } => {
-                write!(f, "tc {}+{}", *base_ms as f64 / 1000.0, *inc_ms as f64 / 1000.0)
+                write!(
+                    f,
+                    "tc {}+{}",
+                    *base_ms as f64 / 1000.0,
+                    *inc_ms as f64 / 1000.0
+                )
             }
             Limit::Depth(d) => write!(f, "depth {d}"),
             Limit::Nodes(n) => write!(f, "nodes {n}"),
@@ -297,9 +307,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         let command = commands[s]
             .take()
             .ok_or_else(|| format!("--engine-{letter} is required"))?;
-        let limit = limits[s]
-            .or(tc)
-            .ok_or_else(|| format!("engine {letter} has no limit: give --tc or --limit-{letter}"))?;
+        let limit = limits[s].or(tc).ok_or_else(|| {
+            format!("engine {letter} has no limit: give --tc or --limit-{letter}")
+        })?;
         specs.push(EngineSpec {
             command,
             name: names[s].take(),
@@ -482,7 +492,12 @@ pub enum Forfeit {
 }
 
 impl Forfeit {
-    pub const ALL: [Forfeit; 4] = [Forfeit::Time, Forfeit::Illegal, Forfeit::Crash, Forfeit::Hang];
+    pub const ALL: [Forfeit; 4] = [
+        Forfeit::Time,
+        Forfeit::Illegal,
+        Forfeit::Crash,
+        Forfeit::Hang,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -690,10 +705,9 @@ impl Engine {
                     format!("engine exited while we waited for {waiting_for}{status}"),
                 ))
             }
-            Err(RecvTimeoutError::Timeout) => Err(failure(
-                Forfeit::Hang,
-                format!("no {waiting_for} in time"),
-            )),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(failure(Forfeit::Hang, format!("no {waiting_for} in time")))
+            }
         }
     }
 
@@ -936,7 +950,12 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
         };
         let go = go_command(limit, &clocks, mover);
         let Some(engine) = engines[e].as_mut() else {
-            forfeit(&mut record, e, failure(Forfeit::Crash, "engine missing"), a_white);
+            forfeit(
+                &mut record,
+                e,
+                failure(Forfeit::Crash, "engine missing"),
+                a_white,
+            );
             break;
         };
         let reply = match engine.go(&position, &go, hang) {
@@ -1016,7 +1035,12 @@ impl Rng {
 }
 
 /// `pairs` openings of `plies` random legal plies each, none of them a finished game.
-pub fn random_openings(variant: Variant, plies: usize, pairs: usize, seed: u64) -> Vec<Vec<String>> {
+pub fn random_openings(
+    variant: Variant,
+    plies: usize,
+    pairs: usize,
+    seed: u64,
+) -> Vec<Vec<String>> {
     let mut rng = Rng::new(seed);
     (0..pairs)
         .map(|_| {
@@ -1216,7 +1240,12 @@ fn pgn_text(config: &MatchConfig, names: &[String; 2], g: &GameRecord) -> String
 }
 
 /// The final summary.
-pub fn summary(config: &MatchConfig, names: &[String; 2], tally: &Tally, games: &[GameRecord]) -> String {
+pub fn summary(
+    config: &MatchConfig,
+    names: &[String; 2],
+    tally: &Tally,
+    games: &[GameRecord],
+) -> String {
     let mut out = String::new();
     let n = tally.games();
     out.push_str(&format!(
@@ -1331,9 +1360,9 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
     let pairs = config.games.div_ceil(2);
     let openings = random_openings(config.variant, config.opening_plies, pairs, config.seed);
     let mut pgn = match &config.pgn {
-        Some(path) => Some(
-            std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
-        ),
+        Some(path) => {
+            Some(std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?)
+        }
         None => None,
     };
     let _ = writeln!(
@@ -1470,7 +1499,10 @@ mod tests {
             go_command(tc, &clocks, Color::Black),
             "go wtime 5000 btime 700 winc 100 binc 0"
         );
-        assert_eq!(go_command(Limit::Depth(2), &clocks, Color::White), "go depth 2");
+        assert_eq!(
+            go_command(Limit::Depth(2), &clocks, Color::White),
+            "go depth 2"
+        );
     }
 
     #[test]
@@ -1605,13 +1637,33 @@ mod tests {
     }
 
     #[test]
-    fn makromachy_referee_sees_checkmate_and_bare_kings() {
+    fn makromachy_referee_sees_checkmate_bare_kings_and_repetition() {
+        // A quick mate from a depth-1 trial game (Corvid's search agrees: `score mate 0`).
+        let mut r = Record::new(Variant::Makromachy);
+        for t in ["g4g6", "g11g8", "e4e6", "m11m8", "h3m8", "a11a8"] {
+            r.play_text(t).unwrap();
+            assert_eq!(r.outcome(), None, "{t}");
+        }
+        r.play_text("m8n9").unwrap();
+        assert_eq!(
+            r.outcome(),
+            Some(Ending {
+                winner: Some(Color::White),
+                reason: "checkmate".into()
+            })
+        );
+        assert!(r.play_text("a1a1").is_err());
         // Bare kings at the start: a draw.
         let g = MakroGame::new(
-            crate::makro::Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/14/K13 w - - 0 1")
-                .unwrap(),
+            crate::makro::Position::from_fen(
+                "13k/14/14/14/14/14/14/14/14/14/14/14/14/K13 w - - 0 1",
+            )
+            .unwrap(),
         );
-        assert_eq!(makro_ending(&g).map(|e| e.reason), Some("bare kings".into()));
+        assert_eq!(
+            makro_ending(&g).map(|e| e.reason),
+            Some("bare kings".into())
+        );
         // Threefold repetition by shuffling Kings beside a Pawn.
         let mut g = MakroGame::new(
             crate::makro::Position::from_fen(
@@ -1620,7 +1672,9 @@ mod tests {
             .unwrap(),
         );
         let mut ending = None;
-        for t in ["a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1", "m14n14"] {
+        for t in [
+            "a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1", "m14n14",
+        ] {
             assert!(ending.is_none());
             let m = g.position().parse_move(t).unwrap();
             g.play(m);

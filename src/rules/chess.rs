@@ -6,107 +6,8 @@
 //! `play`, the xboard front end and tests use this module; the search's own draw detection is held against it
 //! in tests.
 
+use super::{pgn_tag, wrap_movetext, DrawOffers, Outcome, RulesError, Termination};
 use crate::chess::{Color, Move, MoveParseError, Position};
-use std::fmt;
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    Checkmate,
-    Stalemate,
-    ThreefoldRepetition,
-    FiftyMoveRule,
-    /// No sequence of legal moves can end in mate (Dineri's list: K v K, K+B v K, K+N v K, same-coloured
-    /// bishops only).
-    DeadPosition,
-    Resignation,
-    Agreement,
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::ThreefoldRepetition => "threefold repetition",
-            Termination::FiftyMoveRule => "fifty-move rule",
-            Termination::DeadPosition => "no mate possible",
-            Termination::Resignation => "resignation",
-            Termination::Agreement => "draw by agreement",
-        })
-    }
-}
-
-/// The result of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// `None` for a draw.
-    pub winner: Option<Color>,
-    pub termination: Termination,
-}
-
-impl Outcome {
-    /// The PGN result string: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn result_str(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
-    }
-
-    /// A short sentence for the reason, with who won (`White mates`, `Draw by repetition`, `Black resigns`):
-    /// the comment of a CECP result line and the PGN `Termination` text.
-    pub fn description(&self) -> String {
-        let name = |c: Color| match c {
-            Color::White => "White",
-            Color::Black => "Black",
-        };
-        match (self.termination, self.winner) {
-            (Termination::Checkmate, Some(w)) => format!("{} mates", name(w)),
-            (Termination::Resignation, Some(w)) => format!("{} resigns", name(w.flip())),
-            (Termination::Stalemate, _) => "Stalemate".to_string(),
-            (Termination::ThreefoldRepetition, _) => "Draw by repetition".to_string(),
-            (Termination::FiftyMoveRule, _) => "Draw by fifty-move rule".to_string(),
-            (Termination::DeadPosition, _) => "Draw: no mate possible".to_string(),
-            (Termination::Agreement, _) => "Draw by agreement".to_string(),
-            // A decisive reason without a winner (or the reverse) is never built by this module.
-            (t, _) => t.to_string(),
-        }
-    }
-}
-
-/// What the rules refuse.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RulesError {
-    GameOver(Outcome),
-    IllegalMove(MoveParseError),
-    /// A second offer before the opponent has played two moves since the first.
-    OfferTooSoon {
-        opponent_moves_needed: u32,
-    },
-    /// Accepting or declining with no offer from the opponent standing.
-    NoOfferPending,
-    /// Offering while one's own offer still stands.
-    OfferAlreadyPending,
-}
-
-impl fmt::Display for RulesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RulesError::GameOver(o) => write!(f, "the game is over ({}, {})", o.result_str(), o.termination),
-            RulesError::IllegalMove(e) => write!(f, "{e}"),
-            RulesError::OfferTooSoon { opponent_moves_needed } => write!(
-                f,
-                "a new draw offer needs {opponent_moves_needed} more move(s) by the opponent since the last one"
-            ),
-            RulesError::NoOfferPending => write!(f, "there is no draw offer to answer"),
-            RulesError::OfferAlreadyPending => write!(f, "your draw offer still stands"),
-        }
-    }
-}
-
-impl std::error::Error for RulesError {}
 
 /// Can `pos` be told to have ended by itself (not by resignation or agreement), and how?
 /// `history` holds the positions before it since the game began (any order); the repetition count includes
@@ -160,12 +61,6 @@ pub fn same_position(a: &Position, b: &Position) -> bool {
         && a.color_bb(Color::White) == b.color_bb(Color::White)
 }
 
-/// One PGN tag pair line; quotes and backslashes in the value are escaped.
-fn pgn_tag(key: &str, value: &str) -> String {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    format!("[{key} \"{escaped}\"]\n")
-}
-
 /// A game in progress: its start, its moves, the draw-offer state, and how it ended.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -173,10 +68,7 @@ pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
-    /// The side whose offer stands (until the opponent moves or answers).
-    pending_offer: Option<Color>,
-    /// Per colour: moves the opponent has played since this colour's last offer (None: never offered).
-    opponent_moves_since_offer: [Option<u32>; 2],
+    offers: DrawOffers,
 }
 
 impl Game {
@@ -186,8 +78,7 @@ impl Game {
             positions: vec![start],
             moves: Vec::new(),
             outcome: None,
-            pending_offer: None,
-            opponent_moves_since_offer: [None, None],
+            offers: DrawOffers::default(),
         };
         // A start position may already be finished (mate, stalemate, dead).
         g.outcome = automatic_ending(&start, &[]);
@@ -220,7 +111,7 @@ impl Game {
     }
 
     pub fn pending_offer(&self) -> Option<Color> {
-        self.pending_offer
+        self.offers.pending()
     }
 
     /// Plays a legal move for the side to move and applies every automatic ending.
@@ -238,12 +129,7 @@ impl Game {
         let mut next = pos;
         next.make_move(m);
         // An offer lapses when its receiver moves instead of answering.
-        if self.pending_offer == Some(mover.flip()) {
-            self.pending_offer = None;
-        }
-        if let Some(n) = &mut self.opponent_moves_since_offer[mover.flip().index()] {
-            *n += 1;
-        }
+        self.offers.on_move(mover);
         self.outcome = automatic_ending(&next, &self.positions);
         self.positions.push(next);
         self.moves.push(m);
@@ -281,26 +167,12 @@ impl Game {
         if let Some(o) = self.outcome {
             return Err(RulesError::GameOver(o));
         }
-        if self.pending_offer == Some(who) {
-            return Err(RulesError::OfferAlreadyPending);
-        }
-        if let Some(n) = self.opponent_moves_since_offer[who.index()] {
-            if n < 2 {
-                return Err(RulesError::OfferTooSoon {
-                    opponent_moves_needed: 2 - n,
-                });
-            }
-        }
-        self.opponent_moves_since_offer[who.index()] = Some(0);
-        self.pending_offer = Some(who);
-        Ok(())
+        self.offers.offer(who)
     }
 
     /// May `who` offer a draw now?
     pub fn can_offer_draw(&self, who: Color) -> bool {
-        self.outcome.is_none()
-            && self.pending_offer != Some(who)
-            && self.opponent_moves_since_offer[who.index()].is_none_or(|n| n >= 2)
+        self.outcome.is_none() && self.offers.can_offer(who)
     }
 
     /// `who` accepts the opponent's standing offer: the game is drawn.
@@ -308,10 +180,7 @@ impl Game {
         if let Some(o) = self.outcome {
             return Err(RulesError::GameOver(o));
         }
-        if self.pending_offer != Some(who.flip()) {
-            return Err(RulesError::NoOfferPending);
-        }
-        self.pending_offer = None;
+        self.offers.answer(who)?;
         self.outcome = Some(Outcome {
             winner: None,
             termination: Termination::Agreement,
@@ -321,11 +190,7 @@ impl Game {
 
     /// `who` declines the opponent's standing offer; play goes on.
     pub fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        if self.pending_offer != Some(who.flip()) {
-            return Err(RulesError::NoOfferPending);
-        }
-        self.pending_offer = None;
-        Ok(())
+        self.offers.answer(who)
     }
 
     /// Takes back the last `plies` moves (for a GUI's `undo`/`remove`; Dineri games have no take-backs). The
@@ -368,21 +233,7 @@ impl Game {
             out.push_str(&pgn_tag("FEN", &fen));
         }
         out.push('\n');
-        let mut line = String::new();
-        let text = self.san_movetext();
-        for word in text.split_whitespace().chain(std::iter::once(result)) {
-            if !line.is_empty() && line.len() + 1 + word.len() > 80 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        out.push_str(&line);
-        out.push('\n');
+        out.push_str(&wrap_movetext(&self.san_movetext(), result));
         out
     }
 

@@ -3,7 +3,7 @@
 //! The published match runners (cutechess, fastchess, python-chess and so `match.py`) know only the 8x8 games, so
 //! Makromachy matches need their own referee. This one keeps both clocks itself (wall time from sending `go` to
 //! reading `bestmove`, the increment added after the move), ends games only by the rules (`crate::rules` for
-//! chess, [`MakroGame`]'s ending rules for Makromachy) or by a forfeit — time, an illegal or unreadable move, a
+//! chess and Makromachy alike) or by a forfeit — time, an illegal or unreadable move, a
 //! crash, a hang — and says which. Openings are random legal plies from the start position, each played twice
 //! with the colours swapped.
 //!
@@ -11,8 +11,6 @@
 //! engine that forfeits is killed and started afresh for the next game, since its state is then unknown.
 
 use crate::chess::Color;
-use crate::game::Game as _;
-use crate::makro::game::MakroGame;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -259,9 +257,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 .cloned()
                 .ok_or_else(|| format!("{flag} needs a value"))
         };
-        fn number<T: std::str::FromStr>(flag: &str, v: &str, min: T, max: T) -> Result<T, String>
+        fn number<T>(flag: &str, v: &str, min: T, max: T) -> Result<T, String>
         where
-            T: PartialOrd + fmt::Display + Copy,
+            T: std::str::FromStr + PartialOrd + fmt::Display + Copy,
         {
             v.parse::<T>()
                 .ok()
@@ -346,57 +344,11 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// A game being refereed: its moves (as text) and how it ended.
+/// A game being refereed by `crate::rules`: its moves and how it ended.
 #[derive(Clone)]
 enum Record {
     Chess(Box<crate::rules::Game>),
-    Makro(Box<MakroRecord>),
-}
-
-#[derive(Clone)]
-struct MakroRecord {
-    game: MakroGame,
-    outcome: Option<Ending>,
-}
-
-/// The ending rules of Makromachy (rules file, "Repetition" to "Stalemate") applied after a move.
-fn makro_ending(game: &MakroGame) -> Option<Ending> {
-    let pos = game.position();
-    let to_move = pos.side_to_move();
-    if game.lost_by_rule() {
-        return Some(Ending {
-            winner: Some(to_move),
-            reason: "repetition with a checking Eagle move".to_string(),
-        });
-    }
-    if pos.count_legal_moves() == 0 {
-        return Some(if game.in_check() {
-            Ending {
-                winner: Some(to_move.flip()),
-                reason: "checkmate".to_string(),
-            }
-        } else {
-            Ending {
-                winner: None,
-                reason: "stalemate".to_string(),
-            }
-        });
-    }
-    if game.is_draw() {
-        // `is_draw` does not say which rule; the clock and the piece counts do.
-        let reason = if pos.halfmove_clock() >= 100 {
-            "fifty-move rule"
-        } else if pos.piece_count(Color::White) == 1 && pos.piece_count(Color::Black) == 1 {
-            "bare kings"
-        } else {
-            "threefold repetition"
-        };
-        return Some(Ending {
-            winner: None,
-            reason: reason.to_string(),
-        });
-    }
-    None
+    Makro(Box<crate::rules::MakroRecord>),
 }
 
 impl Record {
@@ -405,18 +357,14 @@ impl Record {
             Variant::Chess => Record::Chess(Box::new(crate::rules::Game::new(
                 crate::chess::Position::startpos(),
             ))),
-            Variant::Makromachy => {
-                let game = MakroGame::new(crate::makro::Position::startpos());
-                let outcome = makro_ending(&game);
-                Record::Makro(Box::new(MakroRecord { game, outcome }))
-            }
+            Variant::Makromachy => Record::Makro(Box::new(crate::rules::MakroRecord::startpos())),
         }
     }
 
     fn side_to_move(&self) -> Color {
         match self {
             Record::Chess(g) => g.position().side_to_move(),
-            Record::Makro(r) => r.game.position().side_to_move(),
+            Record::Makro(r) => r.position().side_to_move(),
         }
     }
 
@@ -432,7 +380,6 @@ impl Record {
                     .collect()
             }
             Record::Makro(r) => r
-                .game
                 .position()
                 .legal_moves()
                 .into_iter()
@@ -452,27 +399,22 @@ impl Record {
                 g.play(m).map_err(|e| e.to_string())?;
                 Ok(m.to_uci(false))
             }
-            Record::Makro(r) => {
-                let m = r
-                    .game
-                    .position()
-                    .parse_move(text)
-                    .map_err(|e| e.to_string())?;
-                r.game.play(m);
-                r.outcome = makro_ending(&r.game);
-                Ok(m.text())
-            }
+            Record::Makro(r) => r
+                .play_text(text)
+                .map(|m| m.text())
+                .map_err(|e| e.to_string()),
         }
     }
 
     fn outcome(&self) -> Option<Ending> {
-        match self {
-            Record::Chess(g) => g.outcome().map(|o| Ending {
-                winner: o.winner,
-                reason: o.termination.to_string(),
-            }),
-            Record::Makro(r) => r.outcome.clone(),
-        }
+        let outcome = match self {
+            Record::Chess(g) => g.outcome(),
+            Record::Makro(r) => r.outcome(),
+        };
+        outcome.map(|o| Ending {
+            winner: o.winner,
+            reason: o.termination.to_string(),
+        })
     }
 }
 
@@ -883,7 +825,7 @@ fn ready(
 fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord {
     let config = setup.config;
     let started = Instant::now();
-    let a_white = setup.index % 2 == 0;
+    let a_white = setup.index.is_multiple_of(2);
     let engine_of = |c: Color| usize::from((c == Color::White) != a_white);
     let mut record = GameRecord {
         index: setup.index,
@@ -915,8 +857,8 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
             detail: f.detail,
         };
     };
-    for e in 0..2 {
-        if let Err(f) = ready(&mut engines[e], &config.engines[e], config.variant) {
+    for (e, (slot, spec)) in engines.iter_mut().zip(&config.engines).enumerate() {
+        if let Err(f) = ready(slot, spec, config.variant) {
             forfeit(&mut record, e, f, a_white);
             record.duration = started.elapsed();
             return record;
@@ -1637,7 +1579,7 @@ mod tests {
     }
 
     #[test]
-    fn makromachy_referee_sees_checkmate_bare_kings_and_repetition() {
+    fn makromachy_referee_sees_checkmate_and_repetition() {
         // A quick mate from a depth-1 trial game (Corvid's search agrees: `score mate 0`).
         let mut r = Record::new(Variant::Makromachy);
         for t in ["g4g6", "g11g8", "e4e6", "m11m8", "h3m8", "a11a8"] {
@@ -1653,35 +1595,21 @@ mod tests {
             })
         );
         assert!(r.play_text("a1a1").is_err());
-        // Bare kings at the start: a draw.
-        let g = MakroGame::new(
-            crate::makro::Position::from_fen(
-                "13k/14/14/14/14/14/14/14/14/14/14/14/14/K13 w - - 0 1",
-            )
-            .unwrap(),
-        );
-        assert_eq!(
-            makro_ending(&g).map(|e| e.reason),
-            Some("bare kings".into())
-        );
-        // Threefold repetition by shuffling Kings beside a Pawn.
-        let mut g = MakroGame::new(
+        // A repetition ends the game too: Kings shuffling beside a Pawn, the third occurrence.
+        let mut g = crate::rules::MakroRecord::new(
             crate::makro::Position::from_fen(
                 "13k/14/14/14/14/14/14/14/14/14/14/14/P13/K13 w - - 0 1",
             )
             .unwrap(),
         );
-        let mut ending = None;
-        for t in [
-            "a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1", "m14n14",
-        ] {
-            assert!(ending.is_none());
-            let m = g.position().parse_move(t).unwrap();
-            g.play(m);
-            ending = makro_ending(&g);
+        for t in ["a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1"] {
+            g.play_text(t).unwrap();
         }
+        let mut r = Record::Makro(Box::new(g));
+        assert_eq!(r.outcome(), None);
+        r.play_text("m14n14").unwrap();
         assert_eq!(
-            ending,
+            r.outcome(),
             Some(Ending {
                 winner: None,
                 reason: "threefold repetition".into()

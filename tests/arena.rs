@@ -74,7 +74,7 @@ fn two_makromachy_games_between_real_engines_add_up() {
         .find(|l| l.starts_with("Endings: "))
         .expect("endings line");
     let counted: u32 = endings
-        .split(|c: char| c == 'x' || c == ',' || c == ';')
+        .split(['x', ',', ';'])
         .filter_map(|w| w.trim().parse::<u32>().ok())
         .sum();
     assert_eq!(counted, 2, "{out}");

@@ -26,6 +26,11 @@ usage: scripts/makro_selfplay.sh [a|b|both] [options]
   --plies N           random opening plies (default 8)
   --seed S            opening seed (default 1)
   --pgn-dir DIR       write makro_a.pgn / makro_b.pgn there (default /tmp)
+  --option NAME=VAL   a UCI option for both engines, repeatable (e.g. "Move Overhead=50", Hash=16)
+  --margin MS         how far past its clock an engine may go (corvid match's default: 50)
+  --nice N            niceness of the runner and engines (default 19). A niced engine on a busy machine is
+                      starved of CPU and can lose on time through no fault of its own: run the real 10+0.1
+                      check on an otherwise idle machine with --nice 0.
   --dry-run           print the commands instead of running them
 USAGE
 }
@@ -42,6 +47,8 @@ plies=8
 seed=1
 pgn_dir=/tmp
 dry=0
+nice_level=19
+options=()
 while [ $# -gt 0 ]; do
     case "$1" in
         a|b|both) which="$1"; shift ;;
@@ -55,6 +62,9 @@ while [ $# -gt 0 ]; do
         --plies) plies="${2:?}"; shift 2 ;;
         --seed) seed="${2:?}"; shift 2 ;;
         --pgn-dir) pgn_dir="${2:?}"; shift 2 ;;
+        --option) options+=(--opt-a "${2:?}" --opt-b "$2"); shift 2 ;;
+        --margin) options+=(--margin "${2:?}"); shift 2 ;;
+        --nice) nice_level="${2:?}"; shift 2 ;;
         --dry-run) dry=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown argument $1" >&2; usage >&2; exit 2 ;;
@@ -69,7 +79,7 @@ fi
 run() {
     echo "+ corvid match $*"
     [ $dry -eq 1 ] && return 0
-    nice -n 19 "$engine" match "$@"
+    nice -n "$nice_level" "$engine" match "$@"
 }
 
 # `corvid match` splits an engine command like a shell: quote the path.
@@ -79,13 +89,13 @@ if [ "$which" != "b" ]; then
     echo "=== (a) Corvid vs Corvid, $tc, $games_a games"
     run --engine-a "$eng_q" --engine-b "$eng_q" --name-a Corvid-1 --name-b Corvid-2 --variant makromachy \
         --tc "$tc" --games "$games_a" --concurrency "$concurrency" --openings-random "$plies" --seed "$seed" \
-        --pgn "$pgn_dir/makro_a.pgn" || status=1
+        --pgn "$pgn_dir/makro_a.pgn" ${options[@]+"${options[@]}"} || status=1
 fi
 if [ "$which" != "a" ]; then
     echo "=== (b) Corvid $deep vs Corvid $shallow, $games_b games"
     run --engine-a "$eng_q" --engine-b "$eng_q" --name-a "Corvid-$deep" --name-b "Corvid-$shallow" \
         --variant makromachy --limit-a "$deep" --limit-b "$shallow" --games "$games_b" \
         --concurrency "$concurrency" --openings-random "$plies" --seed "$seed" \
-        --pgn "$pgn_dir/makro_b.pgn" || status=1
+        --pgn "$pgn_dir/makro_b.pgn" ${options[@]+"${options[@]}"} || status=1
 fi
 exit $status

@@ -549,6 +549,8 @@ struct Reply {
     text: Option<String>,
     elapsed: Duration,
     depth: Option<u32>,
+    /// The search time the engine itself last reported (`info ... time N`), milliseconds.
+    reported_ms: Option<u64>,
 }
 
 impl Engine {
@@ -670,7 +672,7 @@ impl Engine {
         self.send(go)?;
         let start = Instant::now();
         let deadline = start + hang;
-        let mut depth = None;
+        let (mut depth, mut reported_ms) = (None, None);
         loop {
             let (at, line) = self.next_line(deadline, "bestmove")?;
             let mut words = line.split_whitespace();
@@ -680,14 +682,20 @@ impl Engine {
                         text: words.next().map(str::to_string),
                         elapsed: at.saturating_duration_since(start),
                         depth,
+                        reported_ms,
                     })
                 }
                 Some("info") => {
                     let words: Vec<&str> = line.split_whitespace().collect();
-                    if let Some(i) = words.iter().position(|w| *w == "depth") {
-                        if let Some(d) = words.get(i + 1).and_then(|d| d.parse().ok()) {
-                            depth = Some(d);
-                        }
+                    let value = |key: &str| {
+                        let i = words.iter().position(|w| *w == key)?;
+                        words.get(i + 1)?.parse::<u64>().ok()
+                    };
+                    if let Some(d) = value("depth") {
+                        depth = u32::try_from(d).ok();
+                    }
+                    if let Some(t) = value("time") {
+                        reported_ms = Some(t);
                     }
                 }
                 _ => {}
@@ -754,6 +762,8 @@ pub struct GameRecord {
     pub move_time: [Duration; 2],
     pub depth_sum: [u64; 2],
     pub depth_count: [u32; 2],
+    /// Per move after the opening: its time and reported depth (the PGN's move comments).
+    pub notes: Vec<(Duration, Option<u32>)>,
 }
 
 impl GameRecord {
@@ -839,6 +849,7 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
         move_time: [Duration::ZERO; 2],
         depth_sum: [0; 2],
         depth_count: [0; 2],
+        notes: Vec::new(),
     };
     let mut game = Record::new(config.variant);
     for text in setup.opening {
@@ -934,9 +945,10 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
                 // The move came, so the engine is sane, but it is restarted like any forfeiter.
                 engines[e] = None;
                 let detail = format!(
-                    "{text} took {:.3} s with {:.3} s left",
+                    "{text} took {:.3} s with {:.3} s left{}",
                     reply.elapsed.as_secs_f64(),
-                    before.as_secs_f64()
+                    before.as_secs_f64(),
+                    reported(reply.reported_ms)
                 );
                 forfeit(&mut record, e, failure(Forfeit::Time, detail), a_white);
                 break;
@@ -945,18 +957,26 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
             if reply.elapsed > a + config.margin {
                 engines[e] = None;
                 let detail = format!(
-                    "{text} took {:.3} s of {:.3} s",
+                    "{text} took {:.3} s of {:.3} s{}",
                     reply.elapsed.as_secs_f64(),
-                    a.as_secs_f64()
+                    a.as_secs_f64(),
+                    reported(reply.reported_ms)
                 );
                 forfeit(&mut record, e, failure(Forfeit::Time, detail), a_white);
                 break;
             }
         }
+        record.notes.push((reply.elapsed, reply.depth));
         record.moves.push(text);
     }
     record.duration = started.elapsed();
     record
+}
+
+/// The engine's own idea of its search time, for a time-loss report: a large gap to the measured time means
+/// the engine was not scheduled (a loaded machine) or stopped late.
+fn reported(ms: Option<u64>) -> String {
+    ms.map_or(String::new(), |t| format!(" (engine reported time {t} ms)"))
 }
 
 /// A small xorshift generator: the openings are the same for the same seed.
@@ -1160,6 +1180,10 @@ fn pgn_text(config: &MatchConfig, names: &[String; 2], g: &GameRecord) -> String
             words.push(format!("{}.", i / 2 + 1));
         }
         words.push(m.clone());
+        if let Some((t, d)) = i.checked_sub(g.opening_plies).and_then(|k| g.notes.get(k)) {
+            let depth = d.map_or(String::new(), |d| format!("d{d} "));
+            words.push(format!("{{{depth}{:.3}s}}", t.as_secs_f64()));
+        }
         if i + 1 == g.opening_plies {
             words.push("{end of opening}".to_string());
         }
@@ -1511,6 +1535,7 @@ mod tests {
             move_time: [Duration::ZERO; 2],
             depth_sum: [0; 2],
             depth_count: [0; 2],
+            notes: Vec::new(),
         }
     }
 

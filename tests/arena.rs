@@ -198,3 +198,32 @@ fn a_command_that_cannot_start_is_refused() {
     ]);
     assert_eq!(code, Some(1));
 }
+
+#[test]
+fn the_ply_cap_adjudicates_a_draw() {
+    let (code, out) = run_match(&[
+        "--engine-a",
+        CORVID,
+        "--engine-b",
+        CORVID,
+        "--variant",
+        "makromachy",
+        "--limit-a",
+        "depth=1",
+        "--limit-b",
+        "depth=1",
+        "--games",
+        "2",
+        "--openings-random",
+        "4",
+        "--max-plies",
+        "5",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(wdl(&out), (0, 2, 0), "{out}");
+    assert!(out.contains("ply cap x2"), "{out}");
+    assert!(
+        out.contains("1/2-1/2 (adjudicated draw: 5-ply cap) plies=5"),
+        "{out}"
+    );
+}

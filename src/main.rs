@@ -14,6 +14,8 @@ usage:
   corvid bench [<depth>] [--variant V] search the fixed bench positions; last line `<nodes> nodes <nps> nps`
   corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
   corvid divide <depth> [<fen>...]    the same, per root move
+  corvid match [options]              play games between two UCI engines (chess or Makromachy); `corvid match
+                                      --help` for the options
 options for perft/divide:
   --threads N     worker threads (default 1)
   --chess960      write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves)
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("bench") => run_bench(&args[1..]),
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
         Some("play") => run_play(&args[1..]),
+        Some("match") => run_match(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}\n{}", corvid::play::PLAY_USAGE);
             ExitCode::SUCCESS
@@ -93,6 +96,31 @@ fn run_play(args: &[String]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = stdout.flush();
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_match(args: &[String]) -> ExitCode {
+    use corvid::arena;
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", arena::MATCH_USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let config = match arena::parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}\n{}", arena::MATCH_USAGE);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut stdout = std::io::stdout();
+    match arena::run(&config, &mut stdout) {
+        // A forfeit is what a match exists to catch: scripts see it in the exit status.
+        Ok(tally) if tally.total_forfeits() > 0 => ExitCode::from(2),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
             eprintln!("{e}");
             ExitCode::FAILURE
         }

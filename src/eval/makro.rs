@@ -23,6 +23,11 @@ pub struct Params {
     pub king_line_threat: i32,
     /// Per own piece adjacent to the King.
     pub king_shelter: i32,
+    /// Per empty square a long-range piece (slider, flyer, Cannon, Vao) sees along its lines, counting at
+    /// most `mobility_reach` squares per line: in Makromachy's crowded opening what matters is whether a line
+    /// is open at all, and a short walk keeps the term cheap enough to run at every node.
+    pub mobility: i32,
+    pub mobility_reach: i32,
     pub tempo: i32,
 }
 
@@ -58,6 +63,8 @@ pub const PARAMS: Params = Params {
     centralisation: 3,
     king_line_threat: 25,
     king_shelter: 8,
+    mobility: 4,
+    mobility_reach: 4,
     tempo: 15,
 };
 
@@ -146,6 +153,7 @@ pub struct Breakdown {
     pub advancement: [i32; 2],
     pub centralisation: [i32; 2],
     pub king_safety: [i32; 2],
+    pub mobility: [i32; 2],
 }
 
 fn breakdown(pos: &Position) -> Breakdown {
@@ -166,7 +174,66 @@ fn breakdown(pos: &Position) -> Breakdown {
         });
     }
     b.king_safety = king_safety(pos);
+    b.mobility = mobility(pos);
     b
+}
+
+/// The line directions (mailbox offsets) a kind slides along for mobility, indexed by `Kind::index`: its
+/// Rook lines, Bishop lines, both or none.
+const MOBILITY_DIRS: [&[i32]; KIND_COUNT] = mobility_dirs();
+
+const LINES: [i32; 8] = {
+    use crate::makro::pieces::{DIAGONAL, ORTHOGONAL};
+    use crate::makro::position::offset;
+    let mut v = [0; 8];
+    let mut i = 0;
+    while i < 4 {
+        v[i] = offset(ORTHOGONAL[i].0, ORTHOGONAL[i].1);
+        v[i + 4] = offset(DIAGONAL[i].0, DIAGONAL[i].1);
+        i += 1;
+    }
+    v
+};
+
+const fn mobility_dirs() -> [&'static [i32]; KIND_COUNT] {
+    let mut t: [&[i32]; KIND_COUNT] = [&[]; KIND_COUNT];
+    let mut k = 0;
+    while k < KIND_COUNT {
+        let kind = Kind::ALL[k];
+        let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
+        let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
+        t[kind.index()] = match (orth, diag) {
+            (true, true) => &LINES,
+            (true, false) => LINES.split_at(4).0,
+            (false, true) => LINES.split_at(4).1,
+            (false, false) => &[],
+        };
+        k += 1;
+    }
+    t
+}
+
+/// The mobility of both sides' long-range pieces (see `Params::mobility`).
+fn mobility(pos: &Position) -> [i32; 2] {
+    use crate::makro::position::EMPTY;
+    let reach = PARAMS.mobility_reach;
+    let mut out = [0; 2];
+    for color in Color::BOTH {
+        let mut squares = 0;
+        pos.for_each_piece(color, |p| {
+            for &d in MOBILITY_DIRS[kind_of(pos.at(p)).index()] {
+                let mut s = p as i32 + d;
+                let mut n = 0;
+                while n < reach && pos.at(s as u16) == EMPTY {
+                    n += 1;
+                    s += d;
+                }
+                squares += n;
+            }
+        });
+        out[color.index()] = PARAMS.mobility * squares;
+    }
+    out
 }
 
 /// King safety of both sides: shelter and the enemy long-range pieces aimed at the King.
@@ -237,7 +304,8 @@ fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
 pub fn evaluate(pos: &Position) -> i32 {
     let psq = pos.psq();
     let ks = king_safety(pos);
-    let score = psq[0] - psq[1] + ks[0] - ks[1];
+    let mob = mobility(pos);
+    let score = psq[0] - psq[1] + ks[0] - ks[1] + mob[0] - mob[1];
     PARAMS.tempo
         + if pos.side_to_move() == Color::White {
             score
@@ -255,6 +323,7 @@ pub fn trace(pos: &Position) -> String {
         ("advancement", b.advancement),
         ("centralisation", b.centralisation),
         ("king safety", b.king_safety),
+        ("mobility", b.mobility),
     ] {
         s.push_str(&format!(
             "{name:<14} {:>7}  {:>7}  {:>7}\n",

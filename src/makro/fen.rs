@@ -125,7 +125,7 @@ impl Position {
         if pos.is_attacked(pos.king_square(pos.side.flip()), pos.side) {
             return Err(MakroFenError::OpponentInCheck);
         }
-        pos.checked = pos.compute_check();
+        pos.refresh_check();
 
         if fields[2] != "-" {
             for c in fields[2].chars() {

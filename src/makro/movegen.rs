@@ -124,6 +124,60 @@ const fn leap_table() -> ([(i32, u32); 64], usize) {
     (v, n)
 }
 
+/// `KIND_BIT[colour][code]`: the bit `1 << kind.index()` when `code` is a piece of that colour, else 0 (empty,
+/// border, or the other side). Attack tests ask "an enemy of these kinds?" with one load and one mask.
+static KIND_BIT: [[u32; 256]; 2] = kind_bits();
+
+const fn kind_bits() -> [[u32; 256]; 2] {
+    let mut t = [[0; 256]; 2];
+    let mut c = 0;
+    while c < 256 {
+        let code = c as u8;
+        if is_piece(code) && (code & 31) as usize >= 1 && (code & 31) as usize <= KIND_COUNT {
+            let bit = 1 << kind_of(code).index();
+            t[color_of(code).index()][c] = bit;
+        }
+        c += 1;
+    }
+    t
+}
+
+const fn mask_of(kinds: &[Kind]) -> u32 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < kinds.len() {
+        m |= 1 << kinds[i].index();
+        i += 1;
+    }
+    m
+}
+
+const ORTH_SLIDERS: u32 = {
+    let mut m = 0;
+    let mut k = 0;
+    while k < KIND_COUNT {
+        if Kind::ALL[k].slides_orthogonally() {
+            m |= 1 << Kind::ALL[k].index();
+        }
+        k += 1;
+    }
+    m
+};
+const DIAG_SLIDERS: u32 = {
+    let mut m = 0;
+    let mut k = 0;
+    while k < KIND_COUNT {
+        if Kind::ALL[k].slides_diagonally() {
+            m |= 1 << Kind::ALL[k].index();
+        }
+        k += 1;
+    }
+    m
+};
+const FLYERS: u32 = mask_of(&[Kind::Eagle, Kind::Raven, Kind::Bat]);
+const PAWNLIKE: u32 = mask_of(&[Kind::Pawn, Kind::Warrior]);
+const WARRIOR: u32 = mask_of(&[Kind::Warrior]);
+
 const fn dirs_of(list: &[(i8, i8); 4]) -> [i32; 4] {
     [
         offset(list[0].0, list[0].1),
@@ -149,8 +203,19 @@ impl Position {
         self.checked
     }
 
-    pub(crate) fn compute_check(&self) -> bool {
-        self.is_attacked(self.king_square(self.side), self.side.flip())
+    /// Sets the check flag, and with it the path of one checking attack (what legality tests of evasions
+    /// use to reject at once the many moves that do not touch it).
+    pub(crate) fn refresh_check(&mut self) {
+        match attack_path(&self.board, self.king_square(self.side), self.side.flip()) {
+            Some(path) => {
+                self.checked = true;
+                self.check_path = path;
+            }
+            None => {
+                self.checked = false;
+                self.check_path = [0; OCC_WORDS];
+            }
+        }
     }
 }
 
@@ -158,12 +223,11 @@ impl Position {
 pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
     {
         let t = t as i32;
-        let theirs = |c: u8| is_piece(c) && color_of(c) == by;
+        let bits = &KIND_BIT[by.index()];
         let at = |s: i32| board[s as usize];
 
         for &(d, mask) in LEAP_ATTACKERS.iter() {
-            let c = at(t + d);
-            if theirs(c) && mask & (1 << kind_of(c).index()) != 0 {
+            if bits[at(t + d) as usize] & mask != 0 {
                 return true;
             }
         }
@@ -171,14 +235,12 @@ pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
         // Pawns and Warriors capture diagonally forward; Warriors also backward like a Knight.
         let fwd = if by == Color::White { WIDTH } else { -WIDTH };
         for side in [-1, 1] {
-            let c = at(t - fwd + side);
-            if theirs(c) && matches!(kind_of(c), Kind::Pawn | Kind::Warrior) {
+            if bits[at(t - fwd + side) as usize] & PAWNLIKE != 0 {
                 return true;
             }
         }
         for d in [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2] {
-            let c = at(t + d);
-            if theirs(c) && kind_of(c) == Kind::Warrior {
+            if bits[at(t + d) as usize] & WARRIOR != 0 {
                 return true;
             }
         }
@@ -198,9 +260,28 @@ pub(crate) fn attacked(board: &[u8; MAILBOX], t: Sq, by: Color) -> bool {
 /// flyer standing on that line, or by a Griffon (Rhino) turning onto it? Leaps are not looked at.
 #[inline]
 fn line_attack(board: &[u8; MAILBOX], t: Sq, by: Color, d: i32, orth: bool) -> bool {
+    line_attacker(board, t, by, d, orth).is_some()
+}
+
+/// The attack `line_attack` finds, as (attacker's square, last square of the straight part along `d`): the
+/// same square for a slider, Cannon or flyer; for a Griffon or Rhino, the square it turns on.
+#[inline]
+fn line_attacker(
+    board: &[u8; MAILBOX],
+    t: Sq,
+    by: Color,
+    d: i32,
+    orth: bool,
+) -> Option<(i32, i32)> {
     let t = t as i32;
     let at = |s: i32| board[s as usize];
-    let cannon = if orth { Kind::Cannon } else { Kind::Vao };
+    let bits = &KIND_BIT[by.index()];
+    let (sliders, cannon) = if orth {
+        (ORTH_SLIDERS, mask_of(&[Kind::Cannon]))
+    } else {
+        (DIAG_SLIDERS, mask_of(&[Kind::Vao]))
+    };
+    let flyers = sliders & FLYERS;
     // One walk outward serves ordinary sliders (the first piece), cannons (the first piece after one screen)
     // and flyers (the first ranked piece, over any number of unranked ones).
     let mut s = t + d;
@@ -213,22 +294,15 @@ fn line_attack(board: &[u8; MAILBOX], t: Sq, by: Color, d: i32, orth: bool) -> b
         }
         if c != EMPTY {
             seen += 1;
-            let k = kind_of(c);
-            let enemy = color_of(c) == by;
-            let slides = if orth {
-                k.slides_orthogonally()
-            } else {
-                k.slides_diagonally()
-            };
-            if enemy
-                && ((seen == 1 && slides)
-                    || (seen == 2 && k == cannon)
-                    || (!ranked_between && k.flies() && slides))
+            let enemy = bits[c as usize];
+            if (seen == 1 && enemy & sliders != 0)
+                || (seen == 2 && enemy & cannon != 0)
+                || (!ranked_between && enemy & flyers != 0)
             {
-                return true;
+                return Some((s, s));
             }
             // A ranked piece stops flights beyond it, but may still be a Cannon's screen.
-            ranked_between |= k.is_ranked();
+            ranked_between |= kind_of(c).is_ranked();
             if ranked_between && seen >= 2 {
                 break;
             }
@@ -241,22 +315,79 @@ fn line_attack(board: &[u8; MAILBOX], t: Sq, by: Color, d: i32, orth: bool) -> b
     let o = -d;
     let (bent, steps) = if orth {
         let perp = if o.abs() == 1 { WIDTH } else { 1 };
-        (Kind::Griffon, [o + perp, o - perp])
+        (mask_of(&[Kind::Griffon]), [o + perp, o - perp])
     } else {
         let v = if o > 0 { WIDTH } else { -WIDTH };
-        (Kind::Rhino, [v, o - v])
+        (mask_of(&[Kind::Rhino]), [v, o - v])
     };
     let mut q = t - o;
     while at(q) == EMPTY {
         for step in steps {
-            let c = at(q - step);
-            if is_piece(c) && color_of(c) == by && kind_of(c) == bent {
-                return true;
+            if bits[at(q - step) as usize] & bent != 0 {
+                return Some((q - step, q));
             }
         }
         q -= o;
     }
-    false
+    None
+}
+
+/// A set of mailbox squares.
+pub(crate) type SquareSet = [u64; OCC_WORDS];
+
+#[inline(always)]
+fn set_has(set: &SquareSet, s: Sq) -> bool {
+    set[s as usize >> 6] & (1 << (s & 63)) != 0
+}
+
+#[inline(always)]
+fn set_add(set: &mut SquareSet, s: i32) {
+    set[s as usize >> 6] |= 1 << (s & 63);
+}
+
+/// If `t` is attacked by `by`: the squares one such attack depends on — the attacker's square and every
+/// square its path crosses (screens and flown-over pieces included). A move that changes none of them and
+/// does not move the target leaves that attack in place.
+fn attack_path(board: &[u8; MAILBOX], t: Sq, by: Color) -> Option<SquareSet> {
+    let mut path = [0; OCC_WORDS];
+    let ti = t as i32;
+    let bits = &KIND_BIT[by.index()];
+    for &(d, mask) in LEAP_ATTACKERS.iter() {
+        if bits[board[(ti + d) as usize] as usize] & mask != 0 {
+            set_add(&mut path, ti + d);
+            return Some(path);
+        }
+    }
+    let fwd = if by == Color::White { WIDTH } else { -WIDTH };
+    for d in [-fwd + 1, -fwd - 1] {
+        if bits[board[(ti + d) as usize] as usize] & PAWNLIKE != 0 {
+            set_add(&mut path, ti + d);
+            return Some(path);
+        }
+    }
+    for d in [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2] {
+        if bits[board[(ti + d) as usize] as usize] & WARRIOR != 0 {
+            set_add(&mut path, ti + d);
+            return Some(path);
+        }
+    }
+    for (dirs, orth) in [(&ORTH, true), (&DIAG, false)] {
+        for &d in dirs.iter() {
+            if let Some((attacker, end)) = line_attacker(board, t, by, d, orth) {
+                let mut s = ti + d;
+                loop {
+                    set_add(&mut path, s);
+                    if s == end {
+                        break;
+                    }
+                    s += d;
+                }
+                set_add(&mut path, attacker);
+                return Some(path);
+            }
+        }
+    }
+    None
 }
 
 /// Could move `m`, whose piece is a `arrived` on its destination, attack a King on `k` that it did not attack
@@ -708,7 +839,12 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
-        self.checked = self.may_give_check(m) && self.compute_check();
+        if self.may_give_check(m) {
+            self.refresh_check();
+        } else {
+            self.checked = false;
+            self.check_path = [0; OCC_WORDS];
+        }
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }
@@ -750,7 +886,7 @@ impl Position {
         self.halfmove += 1;
         self.side = self.side.flip();
         self.key ^= KEYS.side;
-        self.checked = self.compute_check();
+        self.refresh_check();
     }
 
     /// After a multi-step advance: is there a legal en-passant capture? Only then do the e.p. squares count
@@ -874,6 +1010,16 @@ impl Position {
             || in_check;
         if !needs_test {
             return true;
+        }
+        // In check, a move of another piece that touches nothing the (one known) check depends on leaves it.
+        if in_check
+            && kind_of(mover) != Kind::King
+            && !set_has(&self.check_path, from)
+            && !set_has(&self.check_path, m.to())
+            && !(matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun)
+                && set_has(&self.check_path, m.extra()))
+        {
+            return false;
         }
         let board = self.board_after(m);
         let to = m.to();

@@ -188,6 +188,8 @@ pub struct Position {
     /// Is the side to move in check? Computed once per move (the search, the generator and the evaluation of
     /// checks all ask).
     pub(crate) checked: bool,
+    /// When in check: the squares one checking attack depends on (see `movegen::attack_path`).
+    pub(crate) check_path: [u64; OCC_WORDS],
     /// Pieces per side, kept up to date by `put`/`remove` (the bare-Kings rule asks at every node).
     pub(crate) counts: [u8; 2],
     /// Each side's occupied squares, one bit per mailbox index: generation and evaluation visit the pieces
@@ -220,6 +222,7 @@ impl Position {
             key: 0,
             kings: [0; 2],
             checked: false,
+            check_path: [0; OCC_WORDS],
             counts: [0; 2],
             occ: [[0; OCC_WORDS]; 2],
             psq: [0; 2],

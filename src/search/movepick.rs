@@ -150,6 +150,9 @@ impl<G: Game> MovePicker<G> {
                                 + hist.cont(ctx.prev2, ps)
                         };
                     }
+                    if BIG_BOARD::<G>() {
+                        partial_sort(self.quiet.as_mut_slice());
+                    }
                 }
                 Stage::Quiet => {
                     let list = self.quiet.as_mut_slice();
@@ -158,7 +161,7 @@ impl<G: Game> MovePicker<G> {
                         self.cur = 0;
                         continue;
                     }
-                    if !self.skip_quiets {
+                    if !self.skip_quiets && !BIG_BOARD::<G>() {
                         select_best(list, self.cur);
                     }
                     let m = list[self.cur].mv;
@@ -179,6 +182,36 @@ impl<G: Game> MovePicker<G> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+}
+
+/// Big boards (Makromachy: a hundred quiet moves and more) order their quiet moves once, partially, rather
+/// than select the best at every step: a selection pass over the whole list per move tried cost more than
+/// the search of the node.
+#[allow(non_snake_case)]
+#[inline(always)]
+const fn BIG_BOARD<G: Game>() -> bool {
+    G::SQUARES > 64
+}
+
+const PARTIAL_SORT_LIMIT: i32 = 0;
+
+/// Sorts the moves with a non-negative score (killers, counter move, history favourites) to the front, best
+/// first, and leaves the rest after them in generation order.
+fn partial_sort<M: Copy>(list: &mut [crate::game::ScoredMove<M>]) {
+    let mut sorted = 0;
+    for i in 0..list.len() {
+        if list[i].score >= PARTIAL_SORT_LIMIT {
+            let item = list[i];
+            list[i] = list[sorted];
+            let mut j = sorted;
+            while j > 0 && list[j - 1].score < item.score {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = item;
+            sorted += 1;
         }
     }
 }

@@ -189,7 +189,9 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.stopped {
             return true;
         }
-        if self.is_main() && self.completed_depth >= 1 {
+        // Limits may cut even the first iteration: a Makromachy depth 1 can take millions of nodes, and the
+        // move ordered first at the root (or the best of those already searched) is still a legal answer.
+        if self.is_main() {
             if let Some(limit) = self.node_limit {
                 if self.nodes >= limit {
                     self.stopped = true;
@@ -221,7 +223,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 // Ponderhit: our clock starts now.
                 tm.restart();
             }
-            if !pondering && self.completed_depth >= 1 && tm.hard_limit_reached() {
+            if !pondering && tm.hard_limit_reached() {
                 self.stopped = true;
             }
         }
@@ -478,7 +480,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> i32 {
         // Step 1. Leaves go to quiescence.
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
         self.nodes += 1;
         if self.check_stop() {
@@ -592,7 +594,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return eval;
             }
             if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
-                let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
                 if v < alpha {
                     return v;
                 }
@@ -645,7 +647,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
                 self.game.make_move(m);
                 self.shared.tt.prefetch(self.game.key());
-                let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
+                let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
                 if v >= probcut_beta {
                     v = -self.search::<false>(
                         -probcut_beta,
@@ -961,7 +963,13 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Quiescence search: captures and promotions (all evasions when in check) until the position is quiet.
-    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -1040,7 +1048,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut picker = MovePicker::<G>::new_qsearch(tt_move, in_check);
         let mut best_move = G::Move::default();
         let mut moves = 0;
+        // Deep in quiescence only recaptures on the square of the last move are tried (games that ask for it:
+        // Makromachy, where a hundred pieces can otherwise keep capturing for millions of nodes).
+        let recaptures_only = qdepth >= G::QS_RECAPTURE_DEPTH && !in_check;
+        let last_to = if ply > 0 {
+            self.frames[ply - 1].ps.map(|p| p % G::SQUARES)
+        } else {
+            None
+        };
         while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
+            if recaptures_only && Some(G::to_square(m)) != last_to {
+                continue;
+            }
             if !in_check {
                 // Delta pruning: even winning this material freely would not reach alpha.
                 if eval + self.game.capture_value(m) + QS_DELTA_MARGIN <= alpha
@@ -1052,10 +1071,13 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 }
             }
+            if G::QS_RECAPTURE_DEPTH != u32::MAX {
+                self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+            }
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
             moves += 1;
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth + 1);
             self.game.unmake_move();
             if self.stopped {
                 return 0;

@@ -300,6 +300,75 @@ fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
     n
 }
 
+/// Number of entries of [`features`]: one count per kind, then Pawn and Warrior advancement, centralisation,
+/// King shelter, King line threats, mobility and the side to move.
+pub const N_FEATURES: usize = KIND_COUNT + 7;
+
+/// The evaluation as a linear function: White-minus-Black feature values such that `evaluate` from White's
+/// view is (up to integer rounding) the dot product with [`param_vector`]. The Texel tuner
+/// (`src/bin/tune_makro.rs`) fits the parameters to game results through it.
+pub fn features(pos: &Position) -> [f64; N_FEATURES] {
+    let mut f = [0.0; N_FEATURES];
+    let centre2 = FILES - 1;
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1.0 } else { -1.0 };
+        pos.for_each_piece(color, |s| {
+            let kind = kind_of(pos.at(s));
+            let (file, r) = (file_of(s), rank_of(s));
+            let rel_rank = if color == Color::White {
+                r
+            } else {
+                RANKS - 1 - r
+            };
+            f[kind.index()] += sign;
+            match kind {
+                Kind::Pawn => f[KIND_COUNT] += sign * ((rel_rank - 3).max(0).pow(2)) as f64,
+                Kind::Warrior => f[KIND_COUNT + 1] += sign * ((rel_rank - 1).max(0).pow(2)) as f64,
+                k if is_short_range(k) => {
+                    let d = (2 * file - centre2)
+                        .abs()
+                        .max((2 * rel_rank - centre2).abs());
+                    f[KIND_COUNT + 2] += sign * (centre2 - d) as f64 / 2.0;
+                }
+                _ => {}
+            }
+        });
+        let k = pos.king_square(color);
+        for d in crate::makro::pieces::KING {
+            let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
+            let c = pos.at(s);
+            if is_piece(c) && color_of(c) == color {
+                f[KIND_COUNT + 3] += sign;
+            }
+        }
+        f[KIND_COUNT + 4] -= sign * aimed_at(pos, k, color.flip()) as f64;
+    }
+    let mob = mobility(pos);
+    f[KIND_COUNT + 5] = (mob[0] - mob[1]) as f64 / PARAMS.mobility.max(1) as f64;
+    f[KIND_COUNT + 6] = if pos.side_to_move() == Color::White {
+        1.0
+    } else {
+        -1.0
+    };
+    f
+}
+
+/// The current parameters in [`features`]' order.
+pub fn param_vector() -> [f64; N_FEATURES] {
+    let mut v = [0.0; N_FEATURES];
+    for (i, x) in PARAMS.value.iter().enumerate() {
+        v[i] = *x as f64;
+    }
+    v[KIND_COUNT] = PARAMS.pawn_advance as f64;
+    v[KIND_COUNT + 1] = PARAMS.warrior_advance as f64;
+    v[KIND_COUNT + 2] = PARAMS.centralisation as f64;
+    v[KIND_COUNT + 3] = PARAMS.king_shelter as f64;
+    v[KIND_COUNT + 4] = PARAMS.king_line_threat as f64;
+    v[KIND_COUNT + 5] = PARAMS.mobility as f64;
+    v[KIND_COUNT + 6] = PARAMS.tempo as f64;
+    v
+}
+
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     let psq = pos.psq();
@@ -392,6 +461,31 @@ mod tests {
                 };
                 pos.make_move(m);
             }
+        }
+    }
+
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let mut pos = Position::startpos();
+        let theta = param_vector();
+        for ply in 0..120 {
+            let f = features(&pos);
+            let white_view: f64 = f.iter().zip(theta.iter()).map(|(a, b)| a * b).sum();
+            let e = evaluate(&pos) as f64;
+            let expected = if pos.side_to_move() == Color::White {
+                e
+            } else {
+                -e
+            };
+            assert!(
+                (white_view - expected).abs() < 0.5,
+                "ply {ply}: {white_view} vs {expected}"
+            );
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[(ply * 7919) % moves.len()]);
         }
     }
 

@@ -279,6 +279,16 @@ impl<'a, G: Game> Worker<'a, G> {
             best_changes *= 0.5;
             last_best = best.mv;
             let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+            // A mate found and confirmed by a few deeper iterations will not change: searching on only prints
+            // one instant iteration after another up to the maximum depth (a GUI's thinking output fills
+            // with them). Untimed searches (fixed depth or nodes, infinite, bench) keep their limit.
+            if self.tm.as_ref().is_some_and(|tm| tm.is_timed())
+                && !pondering
+                && score.abs() >= MATE_BOUND
+                && depth >= MATE_SCORE - score.abs() + 8
+            {
+                break;
+            }
             if let Some(tm) = &self.tm {
                 // Unstable best move or a falling score: more time; the same move many times: less.
                 let instability = 1.0 + 1.5 * best_changes;

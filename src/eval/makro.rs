@@ -1,7 +1,9 @@
-//! Makromachy evaluation, first version: material, Pawn and Warrior advancement, centralisation of the short-range
-//! pieces, and King safety against the pieces that strike from afar (flyers over screens, Cannons, sliders on
-//! open lines). The values are our own estimates from each piece's moves (short-range leapers ~2-3 Pawns, Rook 5,
-//! Queen 9.5, the flyers above their plain sliders, the Terror highest); they are the starting point for tuning.
+//! Makromachy evaluation: material, Pawn and Warrior advancement, centralisation of the short-range pieces,
+//! mobility of the long-range ones, and King safety against the pieces that strike from afar (flyers over
+//! screens, Cannons, sliders on open lines). The hand-set start values came from the usual orthodox and
+//! compound-piece values (Knight/Bishop ~3 Pawns, Rook 5, Queen 9.5, Archbishop and Marshall ~8-8.5) and each
+//! new piece's moves; `tune_makro` then fitted them to self-play results (see `PARAMS`). The piece-square part
+//! (material, advancement, centralisation) is kept incrementally by `Position`; see [`PSQ`].
 //! All tunables are in `PARAMS`.
 
 use crate::chess::Color;

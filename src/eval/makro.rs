@@ -224,7 +224,7 @@ fn mobility(pos: &Position) -> [i32; 2] {
     let mut out = [0; 2];
     for color in Color::BOTH {
         let mut squares = 0;
-        pos.for_each_piece(color, |p| {
+        pos.for_each_long_range_piece(color, |p| {
             for &d in MOBILITY_DIRS[kind_of(pos.at(p)).index()] {
                 let mut s = p as i32 + d;
                 let mut n = 0;
@@ -448,6 +448,17 @@ mod tests {
                 for i in 0..2 {
                     let recount = b.material[i] + b.advancement[i] + b.centralisation[i];
                     assert_eq!(pos.psq()[i], recount, "{}", pos.to_fen());
+                }
+                // The long-range set is exactly the long-range pieces.
+                for color in Color::BOTH {
+                    let (mut kept, mut all) = (Vec::new(), Vec::new());
+                    pos.for_each_long_range_piece(color, |s| kept.push(s));
+                    pos.for_each_piece(color, |s| {
+                        if crate::makro::position::is_long_range(pos.at(s)) {
+                            all.push(s);
+                        }
+                    });
+                    assert_eq!(kept, all, "{}", pos.to_fen());
                 }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {

@@ -84,6 +84,15 @@ pub fn split_square(text: &str) -> Option<(Sq, &str)> {
     None
 }
 
+/// Does the piece `code` move along lines (slider, flyer, Cannon, Vao)?
+#[inline(always)]
+pub const fn is_long_range(code: u8) -> bool {
+    let kind = kind_of(code);
+    kind.slides_orthogonally()
+        || kind.slides_diagonally()
+        || matches!(kind, Kind::Cannon | Kind::Vao)
+}
+
 #[inline(always)]
 pub const fn code(color: Color, kind: Kind) -> u8 {
     kind as u8
@@ -195,6 +204,9 @@ pub struct Position {
     /// Each side's occupied squares, one bit per mailbox index: generation and evaluation visit the pieces
     /// without scanning all 196 squares.
     pub(crate) occ: [[u64; OCC_WORDS]; 2],
+    /// The long-range pieces among them (sliders, flyers, Cannons, Vaos): the mobility term visits only
+    /// these.
+    pub(crate) long: [[u64; OCC_WORDS]; 2],
     /// Each side's sum of `eval::makro::PSQ` (material and placement), kept up to date by `put`/`remove`.
     pub(crate) psq: [i32; 2],
 }
@@ -225,6 +237,7 @@ impl Position {
             check_path: [0; OCC_WORDS],
             counts: [0; 2],
             occ: [[0; OCC_WORDS]; 2],
+            long: [[0; OCC_WORDS]; 2],
             psq: [0; 2],
         }
     }
@@ -283,6 +296,7 @@ impl Position {
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
         self.counts[color_of(c).index()] += 1;
         self.occ[color_of(c).index()][s as usize >> 6] |= 1 << (s & 63);
+        self.long[color_of(c).index()][s as usize >> 6] |= (is_long_range(c) as u64) << (s & 63);
         self.psq[color_of(c).index()] += PSQ[c as usize & 63][s as usize];
         if kind_of(c) == Kind::King {
             self.kings[color_of(c).index()] = s;
@@ -296,6 +310,7 @@ impl Position {
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
         self.counts[color_of(c).index()] -= 1;
         self.occ[color_of(c).index()][s as usize >> 6] &= !(1 << (s & 63));
+        self.long[color_of(c).index()][s as usize >> 6] &= !(1 << (s & 63));
         self.psq[color_of(c).index()] -= PSQ[c as usize & 63][s as usize];
         c
     }
@@ -335,6 +350,18 @@ impl Position {
     #[inline(always)]
     pub fn psq(&self) -> [i32; 2] {
         self.psq
+    }
+
+    /// Calls `f` with the square of every long-range piece (slider, flyer, Cannon, Vao) of `color`.
+    #[inline(always)]
+    pub fn for_each_long_range_piece(&self, color: Color, mut f: impl FnMut(Sq)) {
+        for (w, &word) in self.long[color.index()].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f((w * 64 + bits.trailing_zeros() as usize) as Sq);
+                bits &= bits - 1;
+            }
+        }
     }
 
     /// Calls `f` with the square of every piece of `color`, in mailbox order (rank by rank from a1).

@@ -98,6 +98,19 @@ impl fmt::Debug for Move {
 const LEAP_TABLE: ([(i32, u32); 64], usize) = leap_table();
 static LEAP_ATTACKERS: &[(i32, u32)] = LEAP_TABLE.0.split_at(LEAP_TABLE.1).0;
 
+/// The same kinds by offset: `LEAP_BY_OFFSET[d + LEAP_BIAS]` for mailbox offsets up to three files and ranks.
+const LEAP_BIAS: i32 = 3 * WIDTH + 3;
+static LEAP_BY_OFFSET: [u32; (2 * LEAP_BIAS + 1) as usize] = {
+    let mut t = [0; (2 * LEAP_BIAS + 1) as usize];
+    let mut i = 0;
+    while i < LEAP_TABLE.1 {
+        let (d, mask) = LEAP_TABLE.0[i];
+        t[(d + LEAP_BIAS) as usize] = mask;
+        i += 1;
+    }
+    t
+};
+
 const fn leap_table() -> ([(i32, u32); 64], usize) {
     let mut v = [(0i32, 0u32); 64];
     let mut n = 0;
@@ -373,21 +386,28 @@ fn attack_path(board: &[u8; MAILBOX], t: Sq, by: Color) -> Option<SquareSet> {
     }
     for (dirs, orth) in [(&ORTH, true), (&DIAG, false)] {
         for &d in dirs.iter() {
-            if let Some((attacker, end)) = line_attacker(board, t, by, d, orth) {
-                let mut s = ti + d;
-                loop {
-                    set_add(&mut path, s);
-                    if s == end {
-                        break;
-                    }
-                    s += d;
-                }
-                set_add(&mut path, attacker);
-                return Some(path);
+            if let Some(found) = line_attacker(board, t, by, d, orth) {
+                return Some(line_path(t, d, found));
             }
         }
     }
     None
+}
+
+/// The squares a line attack on `t` along `d` depends on: the line from `t` to where the attack leaves it, and
+/// the attacker.
+fn line_path(t: Sq, d: i32, (attacker, end): (i32, i32)) -> SquareSet {
+    let mut path = [0; OCC_WORDS];
+    let mut s = t as i32 + d;
+    loop {
+        set_add(&mut path, s);
+        if s == end {
+            break;
+        }
+        s += d;
+    }
+    set_add(&mut path, attacker);
+    path
 }
 
 /// Could move `m`, whose piece is a `arrived` on its destination, attack a King on `k` that it did not attack
@@ -839,15 +859,77 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
-        if self.may_give_check(m) {
-            self.refresh_check();
-        } else {
-            self.checked = false;
-            self.check_path = [0; OCC_WORDS];
+        match self.check_path_after(m) {
+            Some(path) => {
+                self.checked = true;
+                self.check_path = path;
+            }
+            None => {
+                self.checked = false;
+                self.check_path = [0; OCC_WORDS];
+            }
         }
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }
+    }
+
+    /// After the move `m` (made by the side not to move now): the path of a check on the side to move's King,
+    /// if there is one. That King was safe before (it was not its turn), so only the move can have attacked
+    /// it: the piece on its destination by a leap or a Pawn or Warrior capture, or any line attack along a
+    /// line through a square the move changed (the mover's own lines among them, discoveries, Cannon screens).
+    /// Only those few places are looked at. Griffons and Rhinos turn onto a line from beside it, and castling
+    /// moves two pieces: those get the full attack test.
+    fn check_path_after(&self, m: Move) -> Option<SquareSet> {
+        if !self.may_give_check(m) {
+            return None;
+        }
+        let king = self.king_square(self.side);
+        let them = self.side.flip();
+        let dest = m.destination();
+        let arrived = self.at(dest);
+        if m.kind() == MoveKind::Castling || matches!(kind_of(arrived), Kind::Griffon | Kind::Rhino)
+        {
+            return attack_path(&self.board, king, them);
+        }
+        let bit = KIND_BIT[them.index()][arrived as usize];
+        let d = dest as i32 - king as i32;
+        let fwd = if them == Color::White { WIDTH } else { -WIDTH };
+        let leaps = if d.abs() <= LEAP_BIAS {
+            LEAP_BY_OFFSET[(d + LEAP_BIAS) as usize]
+        } else {
+            0
+        };
+        if bit & leaps != 0
+            || (bit & PAWNLIKE != 0 && (d == -fwd + 1 || d == -fwd - 1))
+            || (bit & WARRIOR != 0 && [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2].contains(&d))
+        {
+            let mut path = [0; OCC_WORDS];
+            set_add(&mut path, dest as i32);
+            return Some(path);
+        }
+        let extra = match m.kind() {
+            MoveKind::EnPassant | MoveKind::HitAndRun => m.extra(),
+            _ => m.to(),
+        };
+        let mut dirs: [Option<(i32, bool)>; 3] = [
+            direction(king, m.from()),
+            direction(king, m.to()),
+            direction(king, extra),
+        ];
+        for i in 0..3 {
+            let Some((dir, orth)) = dirs[i] else {
+                continue;
+            };
+            if dirs[..i].contains(&Some((dir, orth))) {
+                dirs[i] = None;
+                continue;
+            }
+            if let Some(found) = line_attacker(&self.board, king, them, dir, orth) {
+                return Some(line_path(king, dir, found));
+            }
+        }
+        None
     }
 
     /// Could the move just made (`m`, by the side not to move now) have put the side to move in check? Before
@@ -1335,6 +1417,13 @@ mod tests {
                 }
                 let m = legal[(next_rand() % legal.len() as u64) as usize];
                 pos.make_move(m);
+                // The check flag, found by looking only where the move could make a check, is exact.
+                assert_eq!(
+                    pos.in_check(),
+                    pos.is_attacked(pos.king_square(pos.side), pos.side.flip()),
+                    "after {m:?}: {}",
+                    pos.to_fen()
+                );
             }
         }
         assert!(checked > 100_000);

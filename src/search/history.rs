@@ -101,6 +101,19 @@ impl<M: Copy + Default + Eq> Histories<M> {
         }
     }
 
+    /// Where `prev`'s continuation-history row starts: scoring a node's moves, all after the same previous
+    /// move, finds the row once and then reads [`Histories::cont_at`].
+    #[inline(always)]
+    pub fn cont_row(&self, prev: Option<usize>) -> Option<usize> {
+        prev.map(|p| self.cont_index(p, 0))
+    }
+
+    /// [`Histories::cont`] through a row from [`Histories::cont_row`].
+    #[inline(always)]
+    pub fn cont_at(&self, row: Option<usize>, ps: usize) -> i32 {
+        row.map_or(0, |r| self.cont[r + ps] as i32)
+    }
+
     #[inline(always)]
     fn cont_index(&self, prev: usize, ps: usize) -> usize {
         let ps_count = self.pieces * self.squares;

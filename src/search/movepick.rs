@@ -135,6 +135,7 @@ impl<G: Game> MovePicker<G> {
                     if self.skip_quiets {
                         continue;
                     }
+                    let (row1, row2) = (hist.cont_row(ctx.prev1), hist.cont_row(ctx.prev2));
                     for sm in self.quiet.as_mut_slice() {
                         let m = sm.mv;
                         sm.score = if m == ctx.killers[0] {
@@ -146,8 +147,8 @@ impl<G: Game> MovePicker<G> {
                         } else {
                             let ps = hist.ps(game.moved_piece(m), G::to_square(m));
                             hist.quiet(ctx.side, ps)
-                                + hist.cont(ctx.prev1, ps)
-                                + hist.cont(ctx.prev2, ps)
+                                + hist.cont_at(row1, ps)
+                                + hist.cont_at(row2, ps)
                         };
                     }
                     if BIG_BOARD::<G>() {

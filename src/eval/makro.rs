@@ -127,26 +127,36 @@ const fn psq_table() -> [[i32; MAILBOX]; 64] {
 /// Material, advancement and centralisation of a `kind` on file `f`, rank `rel_rank` counted from its own
 /// side.
 const fn square_terms(kind: Kind, f: i32, rel_rank: i32) -> [i32; 3] {
-    let material = PARAMS.value[kind.index()];
+    let [pawn_steps2, warrior_steps2, centre] = placement(kind, f, rel_rank);
+    [
+        PARAMS.value[kind.index()],
+        PARAMS.pawn_advance * pawn_steps2 + PARAMS.warrior_advance * warrior_steps2,
+        PARAMS.centralisation * centre,
+    ]
+}
+
+/// The placement counts the parameters multiply: a Pawn's squared steps beyond its start rank, a
+/// Warrior's squared steps beyond its, and a short-range piece's nearness to the centre (in steps).
+const fn placement(kind: Kind, f: i32, rel_rank: i32) -> [i32; 3] {
     let centre2 = FILES - 1; // twice the centre coordinate (6.5 * 2)
     match kind {
         Kind::Pawn => {
             let steps = if rel_rank > 3 { rel_rank - 3 } else { 0 };
-            [material, PARAMS.pawn_advance * steps * steps, 0]
+            [steps * steps, 0, 0]
         }
         Kind::Warrior => {
             let steps = if rel_rank > 1 { rel_rank - 1 } else { 0 };
-            [material, PARAMS.warrior_advance * steps * steps, 0]
+            [0, steps * steps, 0]
         }
         k if is_short_range(k) => {
             // Chebyshev distance from the centre, doubled to stay in integers (symmetric in rank, so the
-            // relative rank serves).
+            // relative rank serves); both doubled coordinates are odd, so the difference halves exactly.
             let df = (2 * f - centre2).abs();
             let dr = (2 * rel_rank - centre2).abs();
             let d = if df > dr { df } else { dr };
-            [material, 0, PARAMS.centralisation * (centre2 - d) / 2]
+            [0, 0, (centre2 - d) / 2]
         }
-        _ => [material, 0, 0],
+        _ => [0, 0, 0],
     }
 }
 
@@ -187,16 +197,10 @@ fn breakdown(pos: &Position) -> Breakdown {
 const MOBILITY_DIRS: [&[i32]; KIND_COUNT] = mobility_dirs();
 
 const LINES: [i32; 8] = {
-    use crate::makro::pieces::{DIAGONAL, ORTHOGONAL};
-    use crate::makro::position::offset;
-    let mut v = [0; 8];
-    let mut i = 0;
-    while i < 4 {
-        v[i] = offset(ORTHOGONAL[i].0, ORTHOGONAL[i].1);
-        v[i + 4] = offset(DIAGONAL[i].0, DIAGONAL[i].1);
-        i += 1;
-    }
-    v
+    use crate::makro::movegen::{DIAG, ORTH};
+    [
+        ORTH[0], ORTH[1], ORTH[2], ORTH[3], DIAG[0], DIAG[1], DIAG[2], DIAG[3],
+    ]
 };
 
 const fn mobility_dirs() -> [&'static [i32]; KIND_COUNT] {
@@ -204,9 +208,7 @@ const fn mobility_dirs() -> [&'static [i32]; KIND_COUNT] {
     let mut k = 0;
     while k < KIND_COUNT {
         let kind = Kind::ALL[k];
-        let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
-        let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
-        t[kind.index()] = match (orth, diag) {
+        t[kind.index()] = match (kind.moves_along_orthogonals(), kind.moves_along_diagonals()) {
             (true, true) => &LINES,
             (true, false) => LINES.split_at(4).0,
             (false, true) => LINES.split_at(4).1,
@@ -219,6 +221,11 @@ const fn mobility_dirs() -> [&'static [i32]; KIND_COUNT] {
 
 /// The mobility of both sides' long-range pieces (see `Params::mobility`).
 fn mobility(pos: &Position) -> [i32; 2] {
+    mobility_squares(pos).map(|n| PARAMS.mobility * n)
+}
+
+/// The empty squares both sides' long-range pieces see, at most `mobility_reach` a line.
+fn mobility_squares(pos: &Position) -> [i32; 2] {
     use crate::makro::position::EMPTY;
     let reach = PARAMS.mobility_reach;
     let mut out = [0; 2];
@@ -235,7 +242,7 @@ fn mobility(pos: &Position) -> [i32; 2] {
                 squares += n;
             }
         });
-        out[color.index()] = PARAMS.mobility * squares;
+        out[color.index()] = squares;
     }
     out
 }
@@ -245,19 +252,24 @@ fn king_safety(pos: &Position) -> [i32; 2] {
     let mut out = [0; 2];
     for color in Color::BOTH {
         let i = color.index();
-        let k = pos.king_square(color);
-        let mut shelter = 0;
-        for d in crate::makro::pieces::KING {
-            let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
-            let c = pos.at(s);
-            if is_piece(c) && color_of(c) == color {
-                shelter += 1;
-            }
-        }
-        let threats = aimed_at(pos, k, color.flip());
+        let (shelter, threats) = king_counts(pos, color);
         out[i] = PARAMS.king_shelter * shelter - PARAMS.king_line_threat * threats;
     }
     out
+}
+
+/// What King safety counts for `color`: own pieces next to its King, and enemy long-range pieces aimed at it.
+fn king_counts(pos: &Position, color: Color) -> (i32, i32) {
+    let k = pos.king_square(color);
+    let mut shelter = 0;
+    for d in crate::makro::pieces::KING {
+        let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
+        let c = pos.at(s);
+        if is_piece(c) && color_of(c) == color {
+            shelter += 1;
+        }
+    }
+    (shelter, aimed_at(pos, k, color.flip()))
 }
 
 /// Enemy long-range pieces (`by`) aimed at square `k` along a line: the first piece for sliders, beyond one
@@ -313,7 +325,6 @@ pub const N_FEATURES: usize = KIND_COUNT + 7;
 /// (`src/bin/tune_makro.rs`) fits the parameters to game results through it.
 pub fn features(pos: &Position) -> [f64; N_FEATURES] {
     let mut f = [0.0; N_FEATURES];
-    let centre2 = FILES - 1;
     for color in Color::BOTH {
         let sign = if color == Color::White { 1.0 } else { -1.0 };
         pos.for_each_piece(color, |s| {
@@ -325,30 +336,17 @@ pub fn features(pos: &Position) -> [f64; N_FEATURES] {
                 RANKS - 1 - r
             };
             f[kind.index()] += sign;
-            match kind {
-                Kind::Pawn => f[KIND_COUNT] += sign * ((rel_rank - 3).max(0).pow(2)) as f64,
-                Kind::Warrior => f[KIND_COUNT + 1] += sign * ((rel_rank - 1).max(0).pow(2)) as f64,
-                k if is_short_range(k) => {
-                    let d = (2 * file - centre2)
-                        .abs()
-                        .max((2 * rel_rank - centre2).abs());
-                    f[KIND_COUNT + 2] += sign * (centre2 - d) as f64 / 2.0;
-                }
-                _ => {}
-            }
+            let [pawn, warrior, centre] = placement(kind, file, rel_rank);
+            f[KIND_COUNT] += sign * pawn as f64;
+            f[KIND_COUNT + 1] += sign * warrior as f64;
+            f[KIND_COUNT + 2] += sign * centre as f64;
         });
-        let k = pos.king_square(color);
-        for d in crate::makro::pieces::KING {
-            let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
-            let c = pos.at(s);
-            if is_piece(c) && color_of(c) == color {
-                f[KIND_COUNT + 3] += sign;
-            }
-        }
-        f[KIND_COUNT + 4] -= sign * aimed_at(pos, k, color.flip()) as f64;
+        let (shelter, threats) = king_counts(pos, color);
+        f[KIND_COUNT + 3] += sign * shelter as f64;
+        f[KIND_COUNT + 4] -= sign * threats as f64;
     }
-    let mob = mobility(pos);
-    f[KIND_COUNT + 5] = (mob[0] - mob[1]) as f64 / PARAMS.mobility.max(1) as f64;
+    let mob = mobility_squares(pos);
+    f[KIND_COUNT + 5] = (mob[0] - mob[1]) as f64;
     f[KIND_COUNT + 6] = if pos.side_to_move() == Color::White {
         1.0
     } else {

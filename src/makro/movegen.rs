@@ -165,28 +165,22 @@ const fn mask_of(kinds: &[Kind]) -> u32 {
     m
 }
 
-const ORTH_SLIDERS: u32 = {
+/// The kinds that slide along ranks and files (`orth`) or along diagonals.
+const fn sliders(orth: bool) -> u32 {
     let mut m = 0;
     let mut k = 0;
     while k < KIND_COUNT {
-        if Kind::ALL[k].slides_orthogonally() {
-            m |= 1 << Kind::ALL[k].index();
+        let kind = Kind::ALL[k];
+        if (orth && kind.slides_orthogonally()) || (!orth && kind.slides_diagonally()) {
+            m |= 1 << kind.index();
         }
         k += 1;
     }
     m
-};
-const DIAG_SLIDERS: u32 = {
-    let mut m = 0;
-    let mut k = 0;
-    while k < KIND_COUNT {
-        if Kind::ALL[k].slides_diagonally() {
-            m |= 1 << Kind::ALL[k].index();
-        }
-        k += 1;
-    }
-    m
-};
+}
+
+const ORTH_SLIDERS: u32 = sliders(true);
+const DIAG_SLIDERS: u32 = sliders(false);
 const FLYERS: u32 = mask_of(&[Kind::Eagle, Kind::Raven, Kind::Bat]);
 const PAWNLIKE: u32 = mask_of(&[Kind::Pawn, Kind::Warrior]);
 const WARRIOR: u32 = mask_of(&[Kind::Warrior]);
@@ -200,8 +194,9 @@ const fn dirs_of(list: &[(i8, i8); 4]) -> [i32; 4] {
     ]
 }
 
-const ORTH: [i32; 4] = dirs_of(&ORTHOGONAL);
-const DIAG: [i32; 4] = dirs_of(&DIAGONAL);
+/// Unit steps along ranks and files, and along diagonals, as mailbox offsets.
+pub(crate) const ORTH: [i32; 4] = dirs_of(&ORTHOGONAL);
+pub(crate) const DIAG: [i32; 4] = dirs_of(&DIAGONAL);
 
 impl Position {
     /// Is square `t` attacked by a piece of colour `by`? (Used for check and for the anti-trade rule; the
@@ -432,6 +427,22 @@ fn move_may_check(k: Sq, m: Move, arrived: Kind) -> bool {
     near || aligned(m.from()) || aligned(m.to()) || (extra_square && aligned(m.extra()))
 }
 
+/// The distinct lines through `k` that hold a square `m` changes (its origin, its target, and the captured
+/// square of an en-passant capture or the landing square of a hit-and-run): only along these can `m` open or
+/// close a line attack on `k`.
+fn changed_lines(k: Sq, m: Move) -> [Option<(i32, bool)>; 3] {
+    let mut lines = [direction(k, m.from()), direction(k, m.to()), None];
+    if matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun) {
+        lines[2] = direction(k, m.extra());
+    }
+    for i in 1..3 {
+        if lines[..i].contains(&lines[i]) {
+            lines[i] = None;
+        }
+    }
+    lines
+}
+
 /// The unit step from `k` towards `s` if they share a rank, file or diagonal (with whether it is orthogonal).
 #[inline(always)]
 fn direction(k: Sq, s: Sq) -> Option<(i32, bool)> {
@@ -528,8 +539,8 @@ impl Position {
             }
             self.add_step::<MODE>(out, p, t);
         }
-        let orth = kind.slides_orthogonally() || matches!(kind, Kind::Cannon);
-        let diag = kind.slides_diagonally() || matches!(kind, Kind::Vao);
+        let orth = kind.moves_along_orthogonals();
+        let diag = kind.moves_along_diagonals();
         for (dirs, on) in [(&ORTH, orth), (&DIAG, diag)] {
             if !on {
                 continue;
@@ -908,28 +919,13 @@ impl Position {
             set_add(&mut path, dest as i32);
             return Some(path);
         }
-        let extra = match m.kind() {
-            MoveKind::EnPassant | MoveKind::HitAndRun => m.extra(),
-            _ => m.to(),
-        };
-        let mut dirs: [Option<(i32, bool)>; 3] = [
-            direction(king, m.from()),
-            direction(king, m.to()),
-            direction(king, extra),
-        ];
-        for i in 0..3 {
-            let Some((dir, orth)) = dirs[i] else {
-                continue;
-            };
-            if dirs[..i].contains(&Some((dir, orth))) {
-                dirs[i] = None;
-                continue;
-            }
-            if let Some(found) = line_attacker(&self.board, king, them, dir, orth) {
-                return Some(line_path(king, dir, found));
-            }
-        }
-        None
+        changed_lines(king, m)
+            .into_iter()
+            .flatten()
+            .find_map(|(dir, orth)| {
+                line_attacker(&self.board, king, them, dir, orth)
+                    .map(|found| line_path(king, dir, found))
+            })
     }
 
     /// Could the move just made (`m`, by the side not to move now) have put the side to move in check? Before
@@ -1114,16 +1110,9 @@ impl Position {
         let exposed = if in_check || king != self.king_square(us) {
             attacked(&board, king, us.flip())
         } else {
-            let extra =
-                matches!(m.kind(), MoveKind::EnPassant | MoveKind::HitAndRun).then(|| m.extra());
-            let mut dirs: [Option<(i32, bool)>; 3] =
-                [direction(king, from), direction(king, to), None];
-            if let Some(x) = extra {
-                dirs[2] = direction(king, x);
-            }
-            dirs.iter()
-                .enumerate()
-                .filter_map(|(i, d)| d.filter(|d| !dirs[..i].contains(&Some(*d))))
+            changed_lines(king, m)
+                .into_iter()
+                .flatten()
                 .any(|(d, orth)| line_attack(&board, king, us.flip(), d, orth))
         };
         if exposed {

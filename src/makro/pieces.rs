@@ -189,6 +189,19 @@ impl Kind {
         )
     }
 
+    /// Moves along ranks and files: its slides plus the Cannon's (generation, mobility and the long-range set
+    /// all ask this).
+    #[inline(always)]
+    pub const fn moves_along_orthogonals(self) -> bool {
+        self.slides_orthogonally() || matches!(self, Kind::Cannon)
+    }
+
+    /// Moves along diagonals: its slides plus the Vao's.
+    #[inline(always)]
+    pub const fn moves_along_diagonals(self) -> bool {
+        self.slides_diagonally() || matches!(self, Kind::Vao)
+    }
+
     /// Flying capture along its sliding lines.
     #[inline(always)]
     pub const fn flies(self) -> bool {

@@ -88,9 +88,7 @@ pub fn split_square(text: &str) -> Option<(Sq, &str)> {
 #[inline(always)]
 pub const fn is_long_range(code: u8) -> bool {
     let kind = kind_of(code);
-    kind.slides_orthogonally()
-        || kind.slides_diagonally()
-        || matches!(kind, Kind::Cannon | Kind::Vao)
+    kind.moves_along_orthogonals() || kind.moves_along_diagonals()
 }
 
 #[inline(always)]

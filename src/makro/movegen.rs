@@ -488,12 +488,6 @@ impl Position {
         self.pseudo::<ALL>(out);
     }
 
-    /// Pseudo-legal captures and promotions only (what quiescence search wants), without generating the
-    /// rest.
-    pub fn pseudo_noisy_moves(&self, out: &mut impl Sink) {
-        self.pseudo::<NOISY>(out);
-    }
-
     /// The pseudo-legal moves of one `MODE` (`ALL`, `NOISY` or `QUIET`).
     pub fn pseudo<const MODE: u8>(&self, out: &mut impl Sink) {
         let us = self.side;
@@ -1143,15 +1137,6 @@ impl Position {
         f.found && self.is_legal_pseudo(m)
     }
 
-    /// The legal moves that `keep` accepts (the filter runs before the legality test, which costs more).
-    pub fn legal_moves_where(&self, keep: impl Fn(&Position, Move) -> bool) -> Vec<Move> {
-        let mut v = Vec::with_capacity(160);
-        self.pseudo_moves(&mut v);
-        let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| keep(self, m) && self.legal_with(m, Some(&lines), check));
-        v
-    }
-
     /// The board after `m`, squares only (no key, clocks or rights): what attack tests need, far cheaper than
     /// a copy of the position and a full `make_move`.
     pub fn board_after(&self, m: Move) -> [u8; MAILBOX] {
@@ -1202,30 +1187,55 @@ impl Position {
         move_may_check(k, m, arrived) && attacked(&self.board_after(m), k, self.side)
     }
 
+    /// The legal moves of one `MODE`, written to `out` as they are generated (one King-line survey serves the
+    /// whole list).
+    fn legal_into<const MODE: u8>(&self, out: &mut impl Sink) {
+        struct Legal<'a, S> {
+            pos: &'a Position,
+            lines: [u64; 7],
+            check: bool,
+            out: &'a mut S,
+        }
+        impl<S: Sink> Sink for Legal<'_, S> {
+            #[inline(always)]
+            fn add(&mut self, m: Move) {
+                if self.pos.legal_with(m, Some(&self.lines), self.check) {
+                    self.out.add(m);
+                }
+            }
+        }
+        self.pseudo::<MODE>(&mut Legal {
+            pos: self,
+            lines: self.king_lines(),
+            check: self.in_check(),
+            out,
+        });
+    }
+
     /// The legal captures and promotions, generated without the quiet moves.
     pub fn legal_noisy_moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(48);
-        self.pseudo_noisy_moves(&mut v);
-        let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| self.legal_with(m, Some(&lines), check));
+        self.legal_into::<NOISY>(&mut v);
         v
     }
 
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut v = Vec::with_capacity(160);
-        self.pseudo_moves(&mut v);
-        let (lines, check) = (self.king_lines(), self.in_check());
-        v.retain(|&m| self.legal_with(m, Some(&lines), check));
+        self.legal_into::<ALL>(&mut v);
         v
     }
 
     pub fn count_legal_moves(&self) -> u64 {
-        let mut v = Vec::with_capacity(160);
-        self.pseudo_moves(&mut v);
-        let (lines, check) = (self.king_lines(), self.in_check());
-        v.iter()
-            .filter(|&&m| self.legal_with(m, Some(&lines), check))
-            .count() as u64
+        struct Count(u64);
+        impl Sink for Count {
+            #[inline(always)]
+            fn add(&mut self, _: Move) {
+                self.0 += 1;
+            }
+        }
+        let mut n = Count(0);
+        self.legal_into::<ALL>(&mut n);
+        n.0
     }
 
     /// The legal move written `text` (`d4d7`, `c13c14q`, `g2h3,h3i4`, `i1c1,a1i1`).

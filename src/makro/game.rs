@@ -2,7 +2,7 @@
 //! rules — threefold repetition, fifty moves (Pawn/Warrior moves and captures reset), bare Kings, and the
 //! loss for a player who repeats a position with a checking Eagle move.
 
-use super::movegen::{Move, MoveKind, NOISY, QUIET};
+use super::movegen::{Move, MoveKind, ALL, NOISY, QUIET};
 use super::pieces::{Kind, KIND_COUNT};
 use super::position::{file_of, is_piece, kind_of, rank_of, Position, FILES, RANKS};
 use crate::eval::makro::value;
@@ -117,11 +117,7 @@ impl Game for MakroGame {
     fn generate(&self, kind: GenKind, list: &mut MakroMoveList) {
         let pos = self.position();
         match kind {
-            GenKind::All => {
-                for m in pos.legal_moves().into_iter().take(MAX_MAKRO_MOVES) {
-                    list.push(m);
-                }
-            }
+            GenKind::All => pos.legal_into::<ALL>(list),
             GenKind::Noisy => pos.pseudo::<NOISY>(list),
             GenKind::Quiet => pos.pseudo::<QUIET>(list),
         }

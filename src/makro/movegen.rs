@@ -1189,7 +1189,7 @@ impl Position {
 
     /// The legal moves of one `MODE`, written to `out` as they are generated (one King-line survey serves the
     /// whole list).
-    fn legal_into<const MODE: u8>(&self, out: &mut impl Sink) {
+    pub(crate) fn legal_into<const MODE: u8>(&self, out: &mut impl Sink) {
         struct Legal<'a, S> {
             pos: &'a Position,
             lines: [u64; 7],

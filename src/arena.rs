@@ -939,32 +939,28 @@ fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord
             record.depth_sum[e] += u64::from(d);
             record.depth_count[e] += 1;
         }
-        if let Some(clock) = clocks[mover.index()].as_mut() {
+        // Over its clock, or over a fixed time per move: the move came, so the engine is sane, but it is
+        // restarted like any forfeiter.
+        let overrun = if let Some(clock) = clocks[mover.index()].as_mut() {
             let before = clock.remaining;
-            if clock.charge(reply.elapsed, config.margin).is_err() {
-                // The move came, so the engine is sane, but it is restarted like any forfeiter.
-                engines[e] = None;
-                let detail = format!(
-                    "{text} took {:.3} s with {:.3} s left{}",
-                    reply.elapsed.as_secs_f64(),
-                    before.as_secs_f64(),
-                    reported(reply.reported_ms)
-                );
-                forfeit(&mut record, e, failure(Forfeit::Time, detail), a_white);
-                break;
-            }
+            clock
+                .charge(reply.elapsed, config.margin)
+                .is_err()
+                .then(|| format!("with {:.3} s left", before.as_secs_f64()))
         } else if let (Some(a), Limit::MoveTime(_)) = (allowed, limit) {
-            if reply.elapsed > a + config.margin {
-                engines[e] = None;
-                let detail = format!(
-                    "{text} took {:.3} s of {:.3} s{}",
-                    reply.elapsed.as_secs_f64(),
-                    a.as_secs_f64(),
-                    reported(reply.reported_ms)
-                );
-                forfeit(&mut record, e, failure(Forfeit::Time, detail), a_white);
-                break;
-            }
+            (reply.elapsed > a + config.margin).then(|| format!("of {:.3} s", a.as_secs_f64()))
+        } else {
+            None
+        };
+        if let Some(budget) = overrun {
+            engines[e] = None;
+            let detail = format!(
+                "{text} took {:.3} s {budget}{}",
+                reply.elapsed.as_secs_f64(),
+                reported(reply.reported_ms)
+            );
+            forfeit(&mut record, e, failure(Forfeit::Time, detail), a_white);
+            break;
         }
         record.notes.push((reply.elapsed, reply.depth));
         record.moves.push(text);

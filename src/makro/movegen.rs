@@ -137,6 +137,38 @@ const fn leap_table() -> ([(i32, u32); 64], usize) {
     (v, n)
 }
 
+/// Each kind's leaps as mailbox offsets, by `Kind::index`: (offsets, how many are plain leaps, how many in
+/// all). The Terror's last eight (two squares along a line) count only over an occupied middle square, since
+/// its slide reaches them otherwise. Built at compile time: generation reads it for every piece.
+static LEAP_OFFSETS: [([i32; 16], usize, usize); KIND_COUNT] = leap_offsets();
+
+const fn leap_offsets() -> [([i32; 16], usize, usize); KIND_COUNT] {
+    let mut t = [([0; 16], 0, 0); KIND_COUNT];
+    let mut k = 0;
+    while k < KIND_COUNT {
+        let kind = Kind::ALL[k];
+        let leaps = kind.leaps();
+        let mut plain = 0;
+        let mut j = 0;
+        while j < leaps.len() {
+            let (df, dr) = leaps[j];
+            let d = offset(df, dr);
+            let on_line = df == 0 || dr == 0 || df.abs() == dr.abs();
+            t[kind.index()].0[j] = d;
+            if !(matches!(kind, Kind::Terror) && on_line && (df.abs() == 2 || dr.abs() == 2)) {
+                // The split needs every plain leap before the line leaps (as `TERROR` lists them).
+                assert!(plain == j);
+                plain += 1;
+            }
+            j += 1;
+        }
+        t[kind.index()].1 = plain;
+        t[kind.index()].2 = leaps.len();
+        k += 1;
+    }
+    t
+}
+
 /// `KIND_BIT[colour][code]`: the bit `1 << kind.index()` when `code` is a piece of that colour, else 0 (empty,
 /// border, or the other side). Attack tests ask "an enemy of these kinds?" with one load and one mask.
 static KIND_BIT: [[u32; 256]; 2] = kind_bits();
@@ -405,6 +437,41 @@ fn line_path(t: Sq, d: i32, (attacker, end): (i32, i32)) -> SquareSet {
     path
 }
 
+/// On `board`, just after `by` played `m` (which `move_may_check` let through): the path of a check on the
+/// King at `king`, if `m` gave one. The King was safe before, so only the move can attack it: the piece on
+/// its destination by a leap or a Pawn or Warrior capture, or a line attack along a line through a square
+/// the move changed (the mover's own lines among them, discoveries, Cannon screens). Griffons and Rhinos
+/// turn onto a line from beside it, and castling moves two pieces: those get the full attack test.
+fn check_made(board: &[u8; MAILBOX], king: Sq, by: Color, m: Move) -> Option<SquareSet> {
+    let dest = m.destination();
+    let arrived = board[dest as usize];
+    if m.kind() == MoveKind::Castling || matches!(kind_of(arrived), Kind::Griffon | Kind::Rhino) {
+        return attack_path(board, king, by);
+    }
+    let bit = KIND_BIT[by.index()][arrived as usize];
+    let d = dest as i32 - king as i32;
+    let fwd = if by == Color::White { WIDTH } else { -WIDTH };
+    let leaps = if d.abs() <= LEAP_BIAS {
+        LEAP_BY_OFFSET[(d + LEAP_BIAS) as usize]
+    } else {
+        0
+    };
+    if bit & leaps != 0
+        || (bit & PAWNLIKE != 0 && (d == -fwd + 1 || d == -fwd - 1))
+        || (bit & WARRIOR != 0 && [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2].contains(&d))
+    {
+        let mut path = [0; OCC_WORDS];
+        set_add(&mut path, dest as i32);
+        return Some(path);
+    }
+    changed_lines(king, m)
+        .into_iter()
+        .flatten()
+        .find_map(|(dir, orth)| {
+            line_attacker(board, king, by, dir, orth).map(|found| line_path(king, dir, found))
+        })
+}
+
 /// Could move `m`, whose piece is a `arrived` on its destination, attack a King on `k` that it did not attack
 /// before? Only by arriving within leaping distance or on one of the King's lines, or by emptying or filling a
 /// square on one of them; Griffons and Rhinos turn onto a line from beside it, so they always may.
@@ -519,19 +586,15 @@ impl Position {
             self.gen_pawnlike::<MODE>(out, p, kind, fwd, last_rank, pawn_start);
             return;
         }
-        // Leaps (for the Terror, a two-square leap only where the slide could not get there).
-        for &(df, dr) in kind.leaps() {
-            let t = (p as i32 + offset(df, dr)) as Sq;
-            if kind == Kind::Terror
-                && (df.abs() == 2 || dr.abs() == 2)
-                && (df == 0 || dr == 0 || df.abs() == dr.abs())
-            {
-                let mid = (p as i32 + offset(df / 2, dr / 2)) as usize;
-                if self.board[mid] == EMPTY {
-                    continue;
-                }
+        let (offsets, plain, all) = &LEAP_OFFSETS[kind.index()];
+        for &d in &offsets[..*plain] {
+            self.add_step::<MODE>(out, p, (p as i32 + d) as Sq);
+        }
+        // The Terror's two-square line leaps, only where the slide could not get there.
+        for &d in &offsets[*plain..*all] {
+            if self.board[(p as i32 + d / 2) as usize] != EMPTY {
+                self.add_step::<MODE>(out, p, (p as i32 + d) as Sq);
             }
-            self.add_step::<MODE>(out, p, t);
         }
         let orth = kind.moves_along_orthogonals();
         let diag = kind.moves_along_diagonals();
@@ -880,46 +943,17 @@ impl Position {
     }
 
     /// After the move `m` (made by the side not to move now): the path of a check on the side to move's King,
-    /// if there is one. That King was safe before (it was not its turn), so only the move can have attacked
-    /// it: the piece on its destination by a leap or a Pawn or Warrior capture, or any line attack along a
-    /// line through a square the move changed (the mover's own lines among them, discoveries, Cannon screens).
-    /// Only those few places are looked at. Griffons and Rhinos turn onto a line from beside it, and castling
-    /// moves two pieces: those get the full attack test.
+    /// if there is one (that King was safe before: it was not its turn; see `check_made`).
     fn check_path_after(&self, m: Move) -> Option<SquareSet> {
         if !self.may_give_check(m) {
             return None;
         }
-        let king = self.king_square(self.side);
-        let them = self.side.flip();
-        let dest = m.destination();
-        let arrived = self.at(dest);
-        if m.kind() == MoveKind::Castling || matches!(kind_of(arrived), Kind::Griffon | Kind::Rhino)
-        {
-            return attack_path(&self.board, king, them);
-        }
-        let bit = KIND_BIT[them.index()][arrived as usize];
-        let d = dest as i32 - king as i32;
-        let fwd = if them == Color::White { WIDTH } else { -WIDTH };
-        let leaps = if d.abs() <= LEAP_BIAS {
-            LEAP_BY_OFFSET[(d + LEAP_BIAS) as usize]
-        } else {
-            0
-        };
-        if bit & leaps != 0
-            || (bit & PAWNLIKE != 0 && (d == -fwd + 1 || d == -fwd - 1))
-            || (bit & WARRIOR != 0 && [2 * fwd + 1, 2 * fwd - 1, fwd + 2, fwd - 2].contains(&d))
-        {
-            let mut path = [0; OCC_WORDS];
-            set_add(&mut path, dest as i32);
-            return Some(path);
-        }
-        changed_lines(king, m)
-            .into_iter()
-            .flatten()
-            .find_map(|(dir, orth)| {
-                line_attacker(&self.board, king, them, dir, orth)
-                    .map(|found| line_path(king, dir, found))
-            })
+        check_made(
+            &self.board,
+            self.king_square(self.side),
+            self.side.flip(),
+            m,
+        )
     }
 
     /// Could the move just made (`m`, by the side not to move now) have put the side to move in check? Before
@@ -1184,7 +1218,7 @@ impl Position {
             Some(kind) => kind,
             None => kind_of(self.at(m.from())),
         };
-        move_may_check(k, m, arrived) && attacked(&self.board_after(m), k, self.side)
+        move_may_check(k, m, arrived) && check_made(&self.board_after(m), k, self.side, m).is_some()
     }
 
     /// The legal moves of one `MODE`, written to `out` as they are generated (one King-line survey serves the

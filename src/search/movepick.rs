@@ -197,18 +197,11 @@ const fn BIG_BOARD<G: Game>() -> bool {
     G::SQUARES > 64
 }
 
-/// Sorts `list` best first by insertion: the scores are mostly equal (no history yet), so it costs about one
-/// pass plus the moves that history or the killers lift.
+/// Sorts `list` best first, ties kept in generation order (a stable sort: the standard library's runs in
+/// O(n log n) with a stack buffer at these sizes, where insertion sorting went quadratic once history had
+/// spread the scores).
 fn sort_moves<M: Copy>(list: &mut [crate::game::ScoredMove<M>]) {
-    for i in 1..list.len() {
-        let item = list[i];
-        let mut j = i;
-        while j > 0 && list[j - 1].score < item.score {
-            list[j] = list[j - 1];
-            j -= 1;
-        }
-        list[j] = item;
-    }
+    list.sort_by(|a, b| b.score.cmp(&a.score));
 }
 
 /// Moves the highest-scored move of `list[from..]` to `from` (selection sort, one step at a time: most nodes

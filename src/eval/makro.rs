@@ -192,57 +192,37 @@ fn breakdown(pos: &Position) -> Breakdown {
     b
 }
 
-/// The line directions (mailbox offsets) a kind slides along for mobility, indexed by `Kind::index`: its
-/// Rook lines, Bishop lines, both or none.
-const MOBILITY_DIRS: [&[i32]; KIND_COUNT] = mobility_dirs();
-
-const LINES: [i32; 8] = {
-    use crate::makro::movegen::{DIAG, ORTH};
-    [
-        ORTH[0], ORTH[1], ORTH[2], ORTH[3], DIAG[0], DIAG[1], DIAG[2], DIAG[3],
-    ]
-};
-
-const fn mobility_dirs() -> [&'static [i32]; KIND_COUNT] {
-    let mut t: [&[i32]; KIND_COUNT] = [&[]; KIND_COUNT];
-    let mut k = 0;
-    while k < KIND_COUNT {
-        let kind = Kind::ALL[k];
-        t[kind.index()] = match (kind.moves_along_orthogonals(), kind.moves_along_diagonals()) {
-            (true, true) => &LINES,
-            (true, false) => LINES.split_at(4).0,
-            (false, true) => LINES.split_at(4).1,
-            (false, false) => &[],
-        };
-        k += 1;
-    }
-    t
-}
-
-/// The mobility of both sides' long-range pieces (see `Params::mobility`).
+/// The mobility of both sides' long-range pieces (see `Params::mobility`). `Position` keeps the counts as
+/// pieces come and go: recounting them cost about a tenth of the search.
 fn mobility(pos: &Position) -> [i32; 2] {
-    mobility_squares(pos).map(|n| PARAMS.mobility * n)
+    pos.mobility().map(|n| PARAMS.mobility * n)
 }
 
-/// The empty squares both sides' long-range pieces see, at most `mobility_reach` a line.
+/// The mobility counts from scratch: the empty squares both sides' long-range pieces see, at most
+/// `mobility_reach` a line (the test of the incremental counts).
+#[cfg(test)]
 fn mobility_squares(pos: &Position) -> [i32; 2] {
-    use crate::makro::position::EMPTY;
+    use crate::makro::position::{EMPTY, LINES};
     let reach = PARAMS.mobility_reach;
     let mut out = [0; 2];
     for color in Color::BOTH {
-        let mut squares = 0;
         pos.for_each_long_range_piece(color, |p| {
-            for &d in MOBILITY_DIRS[kind_of(pos.at(p)).index()] {
+            let kind = kind_of(pos.at(p));
+            for (i, &d) in LINES.iter().enumerate() {
+                let along = if i < 4 {
+                    kind.moves_along_orthogonals()
+                } else {
+                    kind.moves_along_diagonals()
+                };
                 let mut s = p as i32 + d;
                 let mut n = 0;
-                while n < reach && pos.at(s as u16) == EMPTY {
+                while along && n < reach && pos.at(s as u16) == EMPTY {
                     n += 1;
                     s += d;
                 }
-                squares += n;
+                out[color.index()] += n;
             }
         });
-        out[color.index()] = squares;
     }
     out
 }
@@ -276,41 +256,38 @@ fn king_counts(pos: &Position, color: Color) -> (i32, i32) {
 /// screen for Cannons/Vaos, beyond unranked pieces for flyers. Whether or not they give check now, they are
 /// the pieces that can strike the King suddenly.
 fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
-    use crate::makro::pieces::{DIAGONAL, ORTHOGONAL};
-    use crate::makro::position::{offset, OFF};
+    use crate::makro::movegen::{mask_of, DIAG_SLIDERS, FLYERS, KIND_BIT, ORTH_SLIDERS, RANKED};
+    use crate::makro::position::{EMPTY, LINES, OFF};
+    let theirs = &KIND_BIT[by.index()];
+    let ours = &KIND_BIT[by.flip().index()];
     let mut n = 0;
-    for (dirs, orth) in [(&ORTHOGONAL, true), (&DIAGONAL, false)] {
-        for &(df, dr) in dirs.iter() {
-            let d = offset(df, dr);
-            let mut s = k as i32 + d;
-            let mut seen = 0;
-            let mut ranked = false;
-            while pos.at(s as u16) != OFF && seen < 4 {
-                let c = pos.at(s as u16);
-                if is_piece(c) {
-                    seen += 1;
-                    let kind = kind_of(c);
-                    if color_of(c) == by {
-                        let slides = if orth {
-                            kind.slides_orthogonally()
-                        } else {
-                            kind.slides_diagonally()
-                        };
-                        let cannon = if orth { Kind::Cannon } else { Kind::Vao };
-                        // Sliders that are at most one piece away from the King count too: that piece may move.
-                        if (slides && seen <= 2)
-                            || (kind == cannon && seen <= 3)
-                            || (kind.flies() && slides && !ranked)
-                        {
-                            n += 1;
-                        }
-                    }
-                    if kind.is_ranked() {
-                        ranked = true;
-                    }
-                }
-                s += d;
+    for (i, &d) in LINES.iter().enumerate() {
+        let (sliders, cannon) = if i < 4 {
+            (ORTH_SLIDERS, mask_of(&[Kind::Cannon]))
+        } else {
+            (DIAG_SLIDERS, mask_of(&[Kind::Vao]))
+        };
+        let mut s = k as i32 + d;
+        let mut seen = 0;
+        let mut ranked = false;
+        while seen < 4 {
+            let c = pos.at(s as u16);
+            if c == OFF {
+                break;
             }
+            if c != EMPTY {
+                seen += 1;
+                let enemy = theirs[c as usize];
+                // Sliders that are at most one piece away from the King count too: that piece may move.
+                if (enemy & sliders != 0 && seen <= 2)
+                    || (enemy & cannon != 0 && seen <= 3)
+                    || (enemy & sliders & FLYERS != 0 && !ranked)
+                {
+                    n += 1;
+                }
+                ranked |= (enemy | ours[c as usize]) & RANKED != 0;
+            }
+            s += d;
         }
     }
     n
@@ -345,7 +322,7 @@ pub fn features(pos: &Position) -> [f64; N_FEATURES] {
         f[KIND_COUNT + 3] += sign * shelter as f64;
         f[KIND_COUNT + 4] -= sign * threats as f64;
     }
-    let mob = mobility_squares(pos);
+    let mob = pos.mobility();
     f[KIND_COUNT + 5] = (mob[0] - mob[1]) as f64;
     f[KIND_COUNT + 6] = if pos.side_to_move() == Color::White {
         1.0
@@ -435,9 +412,9 @@ mod tests {
     }
 
     #[test]
-    fn incremental_piece_square_sums_match_a_recount() {
-        // Random games from the start: after every move the sums kept by `put`/`remove` equal the terms
-        // counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
+    fn incremental_sums_and_mobility_match_a_recount() {
+        // Random games from the start: after every move the sums and mobility counts kept by `put`/`remove`
+        // equal the terms counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
         let mut seed = 0x1234_5678_9ABC_DEF1_u64;
         for _game in 0..6 {
             let mut pos = Position::startpos();
@@ -447,6 +424,7 @@ mod tests {
                     let recount = b.material[i] + b.advancement[i] + b.centralisation[i];
                     assert_eq!(pos.psq()[i], recount, "{}", pos.to_fen());
                 }
+                assert_eq!(pos.mobility(), mobility_squares(&pos), "{}", pos.to_fen());
                 // The long-range set is exactly the long-range pieces.
                 for color in Color::BOTH {
                     let (mut kept, mut all) = (Vec::new(), Vec::new());

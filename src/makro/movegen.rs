@@ -171,7 +171,7 @@ const fn leap_offsets() -> [([i32; 16], usize, usize); KIND_COUNT] {
 
 /// `KIND_BIT[colour][code]`: the bit `1 << kind.index()` when `code` is a piece of that colour, else 0 (empty,
 /// border, or the other side). Attack tests ask "an enemy of these kinds?" with one load and one mask.
-static KIND_BIT: [[u32; 256]; 2] = kind_bits();
+pub(crate) static KIND_BIT: [[u32; 256]; 2] = kind_bits();
 
 const fn kind_bits() -> [[u32; 256]; 2] {
     let mut t = [[0; 256]; 2];
@@ -187,7 +187,7 @@ const fn kind_bits() -> [[u32; 256]; 2] {
     t
 }
 
-const fn mask_of(kinds: &[Kind]) -> u32 {
+pub(crate) const fn mask_of(kinds: &[Kind]) -> u32 {
     let mut m = 0;
     let mut i = 0;
     while i < kinds.len() {
@@ -211,9 +211,11 @@ const fn sliders(orth: bool) -> u32 {
     m
 }
 
-const ORTH_SLIDERS: u32 = sliders(true);
-const DIAG_SLIDERS: u32 = sliders(false);
-const FLYERS: u32 = mask_of(&[Kind::Eagle, Kind::Raven, Kind::Bat]);
+pub(crate) const ORTH_SLIDERS: u32 = sliders(true);
+pub(crate) const DIAG_SLIDERS: u32 = sliders(false);
+pub(crate) const FLYERS: u32 = mask_of(&[Kind::Eagle, Kind::Raven, Kind::Bat]);
+/// The pieces that end a flight (`Kind::is_ranked`).
+pub(crate) const RANKED: u32 = mask_of(&[Kind::Eagle, Kind::Raven, Kind::Bat, Kind::Archer]);
 const PAWNLIKE: u32 = mask_of(&[Kind::Pawn, Kind::Warrior]);
 const WARRIOR: u32 = mask_of(&[Kind::Warrior]);
 
@@ -857,15 +859,16 @@ impl Position {
         let mut reset = pawnlike;
         match m.kind() {
             MoveKind::Normal | MoveKind::Promotion => {
-                if self.at(to) != EMPTY {
-                    self.remove(to);
-                    reset = true;
-                }
                 let placed = match m.promotion() {
                     Some(k) => code(us, k),
                     None => mover,
                 };
-                self.put(to, placed);
+                if self.at(to) != EMPTY {
+                    self.replace(to, placed);
+                    reset = true;
+                } else {
+                    self.put(to, placed);
+                }
                 // A Pawn's or Warrior's advance of two or three squares leaves e.p. squares behind it.
                 let step = if us == Color::White { WIDTH } else { -WIDTH };
                 let advance = to as i32 - from as i32;

@@ -121,6 +121,41 @@ pub const fn is_piece(code: u8) -> bool {
     code != EMPTY && code != OFF
 }
 
+/// The eight line directions as mailbox offsets: ranks and files first, then diagonals.
+pub(crate) const LINES: [i32; 8] = [
+    offset(1, 0),
+    offset(-1, 0),
+    offset(0, 1),
+    offset(0, -1),
+    offset(1, 1),
+    offset(1, -1),
+    offset(-1, 1),
+    offset(-1, -1),
+];
+
+const MOBILITY_REACH: i32 = crate::eval::makro::PARAMS.mobility_reach;
+
+/// For each piece code, the `LINES` (bit `i` for `LINES[i]`) its mobility is counted along: those of a
+/// long-range piece (slider, flyer, Cannon, Vao), none for the others, empty squares and the border.
+static MOBILITY_LINES: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut c = 0;
+    while c < 256 {
+        let code = c as u8;
+        if is_piece(code) && (code & 31) >= 1 && (code & 31) as usize <= super::pieces::KIND_COUNT {
+            let kind = kind_of(code);
+            if kind.moves_along_orthogonals() {
+                t[c] |= 0x0F;
+            }
+            if kind.moves_along_diagonals() {
+                t[c] |= 0xF0;
+            }
+        }
+        c += 1;
+    }
+    t
+};
+
 /// Zobrist keys, made at compile time: one per (piece code, mailbox square), side, castling mask and
 /// en-passant square.
 pub struct Keys {
@@ -207,6 +242,10 @@ pub struct Position {
     pub(crate) long: [[u64; OCC_WORDS]; 2],
     /// Each side's sum of `eval::makro::PSQ` (material and placement), kept up to date by `put`/`remove`.
     pub(crate) psq: [i32; 2],
+    /// Each side's mobility count: the empty squares its long-range pieces see, at most
+    /// `eval::makro::PARAMS.mobility_reach` per line. Kept by `put`/`remove`, which also update the pieces
+    /// whose lines the changed square opens or closes.
+    pub(crate) mobility: [i32; 2],
 }
 
 /// Words of an occupancy set over the mailbox.
@@ -237,6 +276,7 @@ impl Position {
             occ: [[0; OCC_WORDS]; 2],
             long: [[0; OCC_WORDS]; 2],
             psq: [0; 2],
+            mobility: [0; 2],
         }
     }
 
@@ -288,29 +328,108 @@ impl Position {
         }
     }
 
+    /// Puts piece `c` on the empty square `s`.
     #[inline(always)]
     pub(crate) fn put(&mut self, s: Sq, c: u8) {
+        self.change_lines_through(s, -1);
+        self.place(s, c);
+    }
+
+    /// Takes the piece off `s` and returns it.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, s: Sq) -> u8 {
+        let c = self.lift(s);
+        self.change_lines_through(s, 1);
+        c
+    }
+
+    /// Replaces the piece on `s` (a capture) by `c`: the square stays occupied, so no other piece's lines
+    /// change.
+    #[inline(always)]
+    pub(crate) fn replace(&mut self, s: Sq, c: u8) -> u8 {
+        let old = self.lift(s);
+        self.place(s, c);
+        old
+    }
+
+    /// `put` but for the other pieces' mobility.
+    #[inline(always)]
+    fn place(&mut self, s: Sq, c: u8) {
         self.board[s as usize] = c;
+        let side = color_of(c).index();
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
-        self.counts[color_of(c).index()] += 1;
-        self.occ[color_of(c).index()][s as usize >> 6] |= 1 << (s & 63);
-        self.long[color_of(c).index()][s as usize >> 6] |= (is_long_range(c) as u64) << (s & 63);
-        self.psq[color_of(c).index()] += PSQ[c as usize & 63][s as usize];
+        self.counts[side] += 1;
+        self.occ[side][s as usize >> 6] |= 1 << (s & 63);
+        self.long[side][s as usize >> 6] |= (is_long_range(c) as u64) << (s & 63);
+        self.psq[side] += PSQ[c as usize & 63][s as usize];
+        self.mobility[side] += self.lines_seen_from(s, c);
         if kind_of(c) == Kind::King {
-            self.kings[color_of(c).index()] = s;
+            self.kings[side] = s;
         }
     }
 
+    /// `remove` but for the other pieces' mobility.
     #[inline(always)]
-    pub(crate) fn remove(&mut self, s: Sq) -> u8 {
+    fn lift(&mut self, s: Sq) -> u8 {
         let c = self.board[s as usize];
+        let side = color_of(c).index();
         self.board[s as usize] = EMPTY;
         self.key ^= KEYS.piece[c as usize & 63][s as usize];
-        self.counts[color_of(c).index()] -= 1;
-        self.occ[color_of(c).index()][s as usize >> 6] &= !(1 << (s & 63));
-        self.long[color_of(c).index()][s as usize >> 6] &= !(1 << (s & 63));
-        self.psq[color_of(c).index()] -= PSQ[c as usize & 63][s as usize];
+        self.counts[side] -= 1;
+        self.occ[side][s as usize >> 6] &= !(1 << (s & 63));
+        self.long[side][s as usize >> 6] &= !(1 << (s & 63));
+        self.psq[side] -= PSQ[c as usize & 63][s as usize];
+        self.mobility[side] -= self.lines_seen_from(s, c);
         c
+    }
+
+    /// The mobility count of piece `c` standing on `s` (0 for a piece that does not move along lines).
+    #[inline(always)]
+    fn lines_seen_from(&self, s: Sq, c: u8) -> i32 {
+        let mut dirs = MOBILITY_LINES[c as usize];
+        let mut n = 0;
+        while dirs != 0 {
+            let d = LINES[dirs.trailing_zeros() as usize];
+            dirs &= dirs - 1;
+            n += self.empty_run(s as i32, d, MOBILITY_REACH);
+        }
+        n
+    }
+
+    /// Empty squares from `s` (exclusive) along `d`, at most `limit`.
+    #[inline(always)]
+    fn empty_run(&self, s: i32, d: i32, limit: i32) -> i32 {
+        let mut n = 0;
+        let mut q = s + d;
+        while n < limit && self.board[q as usize] == EMPTY {
+            n += 1;
+            q += d;
+        }
+        n
+    }
+
+    /// Square `s` became empty (`sign` 1) or is about to be filled (`sign` -1; it is empty now): the nearest
+    /// long-range piece behind it on each line, if within reach and moving along that line, sees `s` and up
+    /// to the rest of its reach beyond it, or stops before `s`.
+    #[inline(always)]
+    fn change_lines_through(&mut self, s: Sq, sign: i32) {
+        let s = s as i32;
+        for (i, &d) in LINES.iter().enumerate() {
+            let mut q = s - d;
+            let mut j = 1;
+            while j <= MOBILITY_REACH && self.board[q as usize] == EMPTY {
+                q -= d;
+                j += 1;
+            }
+            if j > MOBILITY_REACH {
+                continue;
+            }
+            let c = self.board[q as usize];
+            if MOBILITY_LINES[c as usize] & (1 << i) != 0 {
+                let gain = 1 + self.empty_run(s, d, MOBILITY_REACH - j);
+                self.mobility[color_of(c).index()] += sign * gain;
+            }
+        }
     }
 
     /// The key from scratch (tests hold the incremental key against it).
@@ -342,6 +461,12 @@ impl Position {
     /// Number of pieces of each side (for the bare-kings rule and the evaluation).
     pub fn piece_count(&self, color: Color) -> usize {
         self.counts[color.index()] as usize
+    }
+
+    /// Each side's mobility count (White's first), kept incrementally (see the field).
+    #[inline(always)]
+    pub fn mobility(&self) -> [i32; 2] {
+        self.mobility
     }
 
     /// Each side's material and piece-square sum (White's first), kept incrementally.

@@ -151,9 +151,6 @@ impl<G: Game> MovePicker<G> {
                                 + hist.cont_at(row2, ps)
                         };
                     }
-                    if BIG_BOARD::<G>() {
-                        sort_moves(self.quiet.as_mut_slice());
-                    }
                 }
                 Stage::Quiet => {
                     let list = self.quiet.as_mut_slice();
@@ -162,8 +159,14 @@ impl<G: Game> MovePicker<G> {
                         self.cur = 0;
                         continue;
                     }
-                    if !self.skip_quiets && !BIG_BOARD::<G>() {
-                        select_best(list, self.cur);
+                    if !self.skip_quiets {
+                        if !BIG_BOARD::<G>() {
+                            select_best(list, self.cur);
+                        } else if self.cur < BIG_BOARD_SELECTS {
+                            select_best_in_order(list, self.cur);
+                        } else if self.cur == BIG_BOARD_SELECTS {
+                            sort_moves(&mut list[self.cur..]);
+                        }
                     }
                     let m = list[self.cur].mv;
                     self.cur += 1;
@@ -187,14 +190,30 @@ impl<G: Game> MovePicker<G> {
     }
 }
 
-/// Big boards (Makromachy: a hundred quiet moves and more) sort their quiet moves once rather than select the
-/// best at every step: a selection pass over the whole list per move tried cost more than the rest of the
-/// node. The sort is complete: leaving the moves with negative history unsorted (as some engines do) played
-/// clearly weaker at equal nodes (+24 =5 -40 in 69 Makromachy games).
+/// Big boards (Makromachy: a hundred quiet moves and more) select their first few quiet moves one by one
+/// (most nodes cut off within them), then sort the rest once rather than select the best at every step: a
+/// selection pass over the whole list per move tried cost more than the rest of the node. The order is the
+/// same either way, that of a complete stable sort: leaving the moves with negative history unsorted (as some
+/// engines do) played clearly weaker at equal nodes (+24 =5 -40 in 69 Makromachy games).
 #[allow(non_snake_case)]
 #[inline(always)]
 const fn BIG_BOARD<G: Game>() -> bool {
     G::SQUARES > 64
+}
+
+/// How many quiet moves a big board selects before it sorts the rest.
+const BIG_BOARD_SELECTS: usize = 3;
+
+/// `select_best` keeping the other moves in their order (what a stable sort would yield next).
+#[inline(always)]
+fn select_best_in_order<M: Copy>(list: &mut [crate::game::ScoredMove<M>], from: usize) {
+    let mut best = from;
+    for i in from + 1..list.len() {
+        if list[i].score > list[best].score {
+            best = i;
+        }
+    }
+    list[from..=best].rotate_right(1);
 }
 
 /// Sorts `list` best first, ties kept in generation order (a stable sort: the standard library's runs in

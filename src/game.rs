@@ -150,7 +150,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Appends the moves of kind `kind` to `list`: legal for `All`; for `Noisy` and `Quiet` a game may
     /// append pseudo-legal moves, which the search then passes through [`Game::legal_generated`] before
-    /// playing one.
+    /// playing one (after its pruning: a pruned move is never tested).
     fn generate(&self, kind: GenKind, list: &mut Self::MoveList);
     /// Is `m`, from this state's `Noisy` or `Quiet` generation, legal? (Games that generate only legal moves
     /// keep the default.)

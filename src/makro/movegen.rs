@@ -344,7 +344,7 @@ fn line_attacker(
                 return Some((s, s));
             }
             // A ranked piece stops flights beyond it, but may still be a Cannon's screen.
-            ranked_between |= kind_of(c).is_ranked();
+            ranked_between |= (enemy | KIND_BIT[by.flip().index()][c as usize]) & RANKED != 0;
             if ranked_between && seen >= 2 {
                 break;
             }

@@ -651,7 +651,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 prev2: None,
             };
             while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
-                if !self.game.see_ge(m, probcut_beta - static_eval) {
+                if !self.game.see_ge(m, probcut_beta - static_eval) || !self.game.legal_generated(m)
+                {
                     continue;
                 }
                 self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
@@ -808,7 +809,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            // Step 11. Make the move; check extension.
+            // Step 11. Make the move (generated moves may be pseudo-legal: tested only now, after the pruning);
+            // check extension.
+            if !self.game.legal_generated(m) {
+                continue;
+            }
             self.frames[ply].ps = Some(ps);
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
@@ -1080,6 +1085,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 if !self.game.see_ge(m, 0) {
                     continue;
                 }
+            }
+            if !self.game.legal_generated(m) {
+                continue;
             }
             if G::QS_RECAPTURE_DEPTH != u32::MAX {
                 self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));

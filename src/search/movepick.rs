@@ -224,7 +224,7 @@ fn select_best_in_order<M: Copy>(list: &mut [crate::game::ScoredMove<M>], from: 
 /// O(n log n) with a stack buffer at these sizes, where insertion sorting went quadratic once history had
 /// spread the scores).
 fn sort_moves<M: Copy>(list: &mut [crate::game::ScoredMove<M>]) {
-    list.sort_by(|a, b| b.score.cmp(&a.score));
+    list.sort_by_key(|m| std::cmp::Reverse(m.score));
 }
 
 /// Moves the highest-scored move of `list[from..]` to `from` (selection sort, one step at a time: most nodes

@@ -4,7 +4,7 @@
 
 use super::movegen::{Move, MoveKind, ALL, NOISY, QUIET};
 use super::pieces::{Kind, KIND_COUNT};
-use super::position::{file_of, is_piece, kind_of, rank_of, Position, FILES, RANKS};
+use super::position::{is_piece, kind_of, sq, Position, FILES, MAILBOX, RANKS};
 use crate::eval::makro::value;
 use crate::game::{Game, GenKind, MoveBuf};
 
@@ -12,6 +12,22 @@ use crate::game::{Game, GenKind, MoveBuf};
 pub const MAX_MAKRO_MOVES: usize = 1024;
 
 pub type MakroMoveList = MoveBuf<Move, MAX_MAKRO_MOVES>;
+
+/// Mailbox square -> board square (rank * 14 + file), 0 off the board: the history tables' square index,
+/// looked up for every quiet move the picker scores.
+static BOARD_INDEX: [u8; MAILBOX] = {
+    let mut t = [0; MAILBOX];
+    let mut r = 0;
+    while r < RANKS {
+        let mut f = 0;
+        while f < FILES {
+            t[sq(f, r) as usize] = (r * FILES + f) as u8;
+            f += 1;
+        }
+        r += 1;
+    }
+    t
+};
 
 /// One state of the game: the position, and whether it was reached by an Eagle move giving check.
 #[derive(Clone, Debug)]
@@ -204,9 +220,9 @@ impl Game for MakroGame {
         }
     }
 
+    #[inline(always)]
     fn to_square(m: Move) -> usize {
-        let d = m.destination();
-        (rank_of(d) * FILES + file_of(d)) as usize
+        BOARD_INDEX[m.destination() as usize] as usize
     }
 
     fn gives_check(&self, m: Move) -> bool {

@@ -27,7 +27,7 @@ pub struct Params {
     pub king_shelter: i32,
     /// Per empty square a long-range piece (slider, flyer, Cannon, Vao) sees along its lines, counting at
     /// most `mobility_reach` squares per line: in Makromachy's crowded opening what matters is whether a line
-    /// is open at all, and a short walk keeps the term cheap enough to run at every node.
+    /// is open at all, and a short reach keeps the position's incremental update of the counts short.
     pub mobility: i32,
     pub mobility_reach: i32,
     pub tempo: i32,

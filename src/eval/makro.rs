@@ -414,7 +414,8 @@ mod tests {
     #[test]
     fn incremental_sums_and_mobility_match_a_recount() {
         // Random games from the start: after every move the sums and mobility counts kept by `put`/`remove`
-        // equal the terms counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
+        // equal the terms counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all
+        // pass through).
         let mut seed = 0x1234_5678_9ABC_DEF1_u64;
         for _game in 0..6 {
             let mut pos = Position::startpos();

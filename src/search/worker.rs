@@ -809,8 +809,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
 
-            // Step 11. Make the move (generated moves may be pseudo-legal: tested only now, after the pruning);
-            // check extension.
+            // Step 11. Make the move (generated moves may be pseudo-legal: tested only now, after the
+            // pruning); check extension.
             if !self.game.legal_generated(m) {
                 continue;
             }

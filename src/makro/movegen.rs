@@ -178,7 +178,7 @@ const fn kind_bits() -> [[u32; 256]; 2] {
     let mut c = 0;
     while c < 256 {
         let code = c as u8;
-        if is_piece(code) && (code & 31) as usize >= 1 && (code & 31) as usize <= KIND_COUNT {
+        if is_kind_code(code) {
             let bit = 1 << kind_of(code).index();
             t[color_of(code).index()][c] = bit;
         }
@@ -248,16 +248,18 @@ impl Position {
     /// Sets the check flag, and with it the path of one checking attack (what legality tests of evasions
     /// use to reject at once the many moves that do not touch it).
     pub(crate) fn refresh_check(&mut self) {
-        match attack_path(&self.board, self.king_square(self.side), self.side.flip()) {
-            Some(path) => {
-                self.checked = true;
-                self.check_path = path;
-            }
-            None => {
-                self.checked = false;
-                self.check_path = [0; OCC_WORDS];
-            }
-        }
+        self.set_check(attack_path(
+            &self.board,
+            self.king_square(self.side),
+            self.side.flip(),
+        ));
+    }
+
+    /// The check flag and path from the path of a check on the side to move's King, if there is one.
+    #[inline(always)]
+    fn set_check(&mut self, path: Option<SquareSet>) {
+        self.checked = path.is_some();
+        self.check_path = path.unwrap_or([0; OCC_WORDS]);
     }
 }
 
@@ -930,16 +932,7 @@ impl Position {
         }
         self.side = us.flip();
         self.key ^= KEYS.side;
-        match self.check_path_after(m) {
-            Some(path) => {
-                self.checked = true;
-                self.check_path = path;
-            }
-            None => {
-                self.checked = false;
-                self.check_path = [0; OCC_WORDS];
-            }
-        }
+        self.set_check(self.check_path_after(m));
         if self.ep_victim != 0 {
             self.refresh_ep_liveness();
         }

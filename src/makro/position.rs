@@ -121,6 +121,11 @@ pub const fn is_piece(code: u8) -> bool {
     code != EMPTY && code != OFF
 }
 
+/// Is `code` a piece of one of the kinds (what the per-code tables fill in; other bytes stay 0)?
+pub(crate) const fn is_kind_code(code: u8) -> bool {
+    is_piece(code) && (code & 31) >= 1 && (code & 31) as usize <= super::pieces::KIND_COUNT
+}
+
 /// The eight line directions as mailbox offsets: ranks and files first, then diagonals.
 pub(crate) const LINES: [i32; 8] = [
     offset(1, 0),
@@ -142,7 +147,7 @@ static MOBILITY_LINES: [u8; 256] = {
     let mut c = 0;
     while c < 256 {
         let code = c as u8;
-        if is_piece(code) && (code & 31) >= 1 && (code & 31) as usize <= super::pieces::KIND_COUNT {
+        if is_kind_code(code) {
             let kind = kind_of(code);
             if kind.moves_along_orthogonals() {
                 t[c] |= 0x0F;

@@ -16,6 +16,7 @@ usage:
   corvid divide <depth> [<fen>...]    the same, per root move
   corvid match [options]              play games between two UCI engines (chess or Makromachy); `corvid match
                                       --help` for the options
+  corvid datagen [options]            self-play games for NNUE training data; `corvid datagen --help`
 options for perft/divide:
   --threads N     worker threads (default 1)
   --chess960      write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves)
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
         Some("play") => run_play(&args[1..]),
         Some("match") => run_match(&args[1..]),
+        Some("datagen") => corvid::tools::datagen::main(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}\n{}", corvid::play::PLAY_USAGE);
             ExitCode::SUCCESS

@@ -50,6 +50,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Search about this many nodes (all threads together), no more.
     pub nodes: Option<u64>,
+    /// Start no new iteration once the main thread has searched this many nodes (data generation: a fixed
+    /// budget that still ends on a completed iteration, so its score is exact).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,
     /// Search exactly this long.

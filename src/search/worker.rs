@@ -263,6 +263,14 @@ impl<'a, G: Game> Worker<'a, G> {
             self.report_lines(depth, None);
 
             // Stop conditions checked between iterations (main thread only).
+            if self
+                .shared
+                .limits
+                .soft_nodes
+                .is_some_and(|soft| self.nodes >= soft)
+            {
+                break;
+            }
             let best = &self.root_moves[0];
             let score = best.score;
             if let Some(m) = self.shared.limits.mate {

@@ -1,0 +1,952 @@
+//! `corvid datagen`: self-play games that produce training data for the NNUE trainer.
+//!
+//! Each game starts from a few random legal plies (optionally from a random Chess960 or double-Chess960
+//! start), then every move is a single-threaded search with a fixed soft node budget. Games end by the rules
+//! module (`rules::automatic_ending`) or by adjudication (below). Quiet positions are recorded (side to
+//! move not in check, best move neither a capture nor a promotion, score not a mate) with the search score,
+//! and once the game is over, with its result. Records are bulletformat's 32-byte `ChessBoard`s, appended to
+//! the output file, which bullet and Corvid's own trainer (`src/bin/train_nnue.rs`) read.
+//!
+//! Adjudication, to save time on games whose result is clear:
+//! - win: the score (from White's view) is at least [`WIN_SCORE`] for one side in [`WIN_PLIES`]
+//!   consecutive searches (both sides agree);
+//! - draw: from ply [`DRAW_FROM_PLY`] on, |score| is at most [`DRAW_SCORE`] in [`DRAW_PLIES`] consecutive
+//!   searches; a game that reaches [`MAX_PLIES`] is a draw too.
+//!
+//! Determinism: game `i` is played from its own seed (`--seed` and `i`) with a cleared table and histories,
+//! and node-limited searches do not depend on time, so the games are the same whatever the thread count.
+//! They are written in game order (a game finished early waits for those before it), so the same seed gives
+//! the same file. The progress file `<out>.progress` records how many games and bytes are complete; a run
+//! with the same output file resumes from there (a partly written game is cut off first), and the resumed
+//! file is the same as one written without a stop.
+
+use crate::chess::game::ChessGame;
+use crate::chess::{Color, Move, MoveKind, PieceType, Position, Square};
+use crate::rules::{automatic_ending, Outcome};
+use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
+use bulletformat::ChessBoard;
+use clap::Parser;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Win adjudication: this score (cp, either sign) or a mate ...
+pub const WIN_SCORE: i32 = 2000;
+/// ... in this many consecutive searches.
+pub const WIN_PLIES: u32 = 4;
+/// Draw adjudication: |score| at most this (cp) ...
+pub const DRAW_SCORE: i32 = 10;
+/// ... in this many consecutive searches ...
+pub const DRAW_PLIES: u32 = 10;
+/// ... from this ply of the game on (the random plies count).
+pub const DRAW_FROM_PLY: usize = 80;
+/// A game that lasts this long is a draw.
+pub const MAX_PLIES: usize = 600;
+/// A random opening whose score (cp, searched with twice the move budget) is beyond this is drawn again.
+pub const MAX_OPENING_SCORE: i32 = 1000;
+/// Transposition table per thread, in MiB.
+const HASH_MB: usize = 16;
+/// Bytes of one record.
+pub const RECORD_BYTES: usize = std::mem::size_of::<ChessBoard>();
+
+/// Which start positions the games use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Starts {
+    /// The orthodox start position.
+    Standard,
+    /// One of the 960 Chess960 start positions, the same for both sides.
+    Chess960,
+    /// Double Chess960: each side's back rank drawn on its own.
+    Dfrc,
+}
+
+/// `corvid datagen`'s options.
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "corvid datagen",
+    about = "Self-play games for NNUE training data (bulletformat records, appended to --out)"
+)]
+pub struct Config {
+    /// Output file (appended; resumed from `<out>.progress` when it exists).
+    #[arg(long, default_value = "data/corvid.bin")]
+    pub out: PathBuf,
+    /// Worker threads, one game each.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Stop once the file holds at least this many positions (at a game's end).
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Stop once the file holds this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Soft node budget of every move's search (no new iteration after it).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Random legal plies before the first search.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Start positions.
+    #[arg(long, value_enum, default_value_t = Starts::Standard)]
+    pub starts: Starts,
+}
+
+/// One game's records, with its result filled in.
+struct FinishedGame {
+    records: Vec<ChessBoard>,
+    /// 2 White won, 1 draw, 0 Black won.
+    white_result: u8,
+}
+
+/// What the progress file holds: the settings (a resume must use the same) and how far the file is complete.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Progress {
+    seed: u64,
+    nodes: u64,
+    random_plies: u32,
+    starts: String,
+    games: u64,
+    positions: u64,
+    bytes: u64,
+    white_wins: u64,
+    draws: u64,
+    black_wins: u64,
+}
+
+impl Progress {
+    fn to_text(&self) -> String {
+        format!(
+            "seed {}\nnodes {}\nrandom_plies {}\nstarts {}\ngames {}\npositions {}\nbytes {}\nwhite_wins {}\n\
+             draws {}\nblack_wins {}\n",
+            self.seed,
+            self.nodes,
+            self.random_plies,
+            self.starts,
+            self.games,
+            self.positions,
+            self.bytes,
+            self.white_wins,
+            self.draws,
+            self.black_wins
+        )
+    }
+
+    fn parse(text: &str) -> Result<Progress, String> {
+        let mut p = Progress::default();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let (key, value) = line
+                .split_once(' ')
+                .ok_or_else(|| format!("bad progress line '{line}'"))?;
+            let num = || {
+                value
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("bad number in progress line '{line}'"))
+            };
+            match key {
+                "seed" => p.seed = num()?,
+                "nodes" => p.nodes = num()?,
+                "random_plies" => p.random_plies = num()? as u32,
+                "starts" => p.starts = value.trim().to_string(),
+                "games" => p.games = num()?,
+                "positions" => p.positions = num()?,
+                "bytes" => p.bytes = num()?,
+                "white_wins" => p.white_wins = num()?,
+                "draws" => p.draws = num()?,
+                "black_wins" => p.black_wins = num()?,
+                _ => return Err(format!("unknown progress key '{key}'")),
+            }
+        }
+        Ok(p)
+    }
+}
+
+/// `corvid datagen [options]`: parses the arguments (after the verb) and runs.
+pub fn main(args: &[String]) -> ExitCode {
+    let argv = std::iter::once("corvid datagen".to_string()).chain(args.iter().cloned());
+    let config = match Config::try_parse_from(argv) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let stop = AtomicBool::new(false);
+    match run(&config, &stop, &mut |line| eprint!("{line}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("datagen: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn progress_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".progress");
+    PathBuf::from(name)
+}
+
+fn starts_name(s: Starts) -> &'static str {
+    match s {
+        Starts::Standard => "standard",
+        Starts::Chess960 => "chess960",
+        Starts::Dfrc => "dfrc",
+    }
+}
+
+/// Reads the progress of an earlier run into `out` (or a fresh one), checks that its settings match, and cuts
+/// the data file back to the last complete game.
+fn resume(config: &Config) -> Result<(Progress, File), String> {
+    let fresh = Progress {
+        seed: config.seed,
+        nodes: config.nodes,
+        random_plies: config.random_plies,
+        starts: starts_name(config.starts).to_string(),
+        ..Progress::default()
+    };
+    if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let ppath = progress_path(&config.out);
+    let progress = match std::fs::read_to_string(&ppath) {
+        Ok(text) => {
+            let p = Progress::parse(&text).map_err(|e| format!("{}: {e}", ppath.display()))?;
+            let same = Progress {
+                games: 0,
+                positions: 0,
+                bytes: 0,
+                white_wins: 0,
+                draws: 0,
+                black_wins: 0,
+                ..p.clone()
+            };
+            if same != fresh {
+                return Err(format!(
+                    "{} was written with other settings (seed {}, nodes {}, random plies {}, starts {}); use \
+                     those or another --out",
+                    ppath.display(),
+                    p.seed,
+                    p.nodes,
+                    p.random_plies,
+                    p.starts
+                ));
+            }
+            p
+        }
+        Err(_)
+            if config.out.exists() && std::fs::metadata(&config.out).map_or(0, |m| m.len()) > 0 =>
+        {
+            return Err(format!(
+                "{} exists without {}: not resuming into a file of unknown origin",
+                config.out.display(),
+                ppath.display()
+            ))
+        }
+        Err(_) => fresh,
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&config.out)
+        .map_err(|e| format!("cannot open {}: {e}", config.out.display()))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len < progress.bytes {
+        return Err(format!(
+            "{} holds {len} bytes, fewer than the {} its progress file records",
+            config.out.display(),
+            progress.bytes
+        ));
+    }
+    // A game written after the last progress update is cut: it is played again.
+    file.set_len(progress.bytes).map_err(|e| e.to_string())?;
+    Ok((progress, file))
+}
+
+fn save_progress(out: &Path, p: &Progress) -> Result<(), String> {
+    let path = progress_path(out);
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, p.to_text()).map_err(|e| format!("cannot write progress: {e}"))?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write progress: {e}"))
+}
+
+/// Runs datagen until a `--games`/`--positions` target or `stop`; `status` receives progress text. Returns
+/// the final progress (totals of the file).
+fn run(
+    config: &Config,
+    stop: &AtomicBool,
+    status: &mut dyn FnMut(&str),
+) -> Result<Progress, String> {
+    let (mut progress, mut file) = resume(config)?;
+    let done = |p: &Progress| {
+        config.games.is_some_and(|g| p.games >= g)
+            || config.positions.is_some_and(|n| p.positions >= n)
+    };
+    if done(&progress) {
+        status(&format!(
+            "{} already holds {} games, {} positions\n",
+            config.out.display(),
+            progress.games,
+            progress.positions
+        ));
+        return Ok(progress);
+    }
+    let tty = std::io::stderr().is_terminal();
+    let next_game = AtomicU64::new(progress.games);
+    let finished = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded::<(u64, FinishedGame)>();
+    let start = Instant::now();
+    let start_positions = progress.positions;
+    let mut result = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads {
+            let tx = tx.clone();
+            let (next_game, finished) = (&next_game, &finished);
+            std::thread::Builder::new()
+                .stack_size(64 * 1024 * 1024)
+                .spawn_scoped(scope, move || {
+                    let tt = TranspositionTable::new(HASH_MB);
+                    let mut searcher = Searcher::<ChessGame>::new();
+                    while !finished.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
+                        let index = next_game.fetch_add(1, Ordering::Relaxed);
+                        let game = play_game(config, index, &mut searcher, &tt, finished, stop);
+                        if let Some(game) = game {
+                            if tx.send((index, game)).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                })
+                .expect("datagen thread");
+        }
+        drop(tx);
+        // Games are written in index order: ones that finish early wait here for those before them.
+        let mut pending: BTreeMap<u64, FinishedGame> = BTreeMap::new();
+        let mut last_status = Instant::now();
+        loop {
+            let received = rx.recv_timeout(Duration::from_millis(500));
+            let disconnected = matches!(
+                received,
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected)
+            );
+            if let Ok((index, game)) = received {
+                pending.insert(index, game);
+            }
+            while let Some(game) = pending.remove(&progress.games) {
+                let bytes = bulletformat::BulletFormat::as_bytes_slice(&game.records);
+                if let Err(e) = file.write_all(bytes).and_then(|_| file.flush()) {
+                    result = Err(format!("cannot write {}: {e}", config.out.display()));
+                    finished.store(true, Ordering::Relaxed);
+                    break;
+                }
+                progress.games += 1;
+                progress.positions += game.records.len() as u64;
+                progress.bytes += bytes.len() as u64;
+                match game.white_result {
+                    2 => progress.white_wins += 1,
+                    0 => progress.black_wins += 1,
+                    _ => progress.draws += 1,
+                }
+                if let Err(e) = save_progress(&config.out, &progress) {
+                    result = Err(e);
+                    finished.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if done(&progress) {
+                    finished.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            let over = finished.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed);
+            if over || last_status.elapsed() >= Duration::from_secs(if tty { 1 } else { 30 }) {
+                last_status = Instant::now();
+                let secs = start.elapsed().as_secs_f64().max(1e-3);
+                let rate = (progress.positions - start_positions) as f64 / secs;
+                let line = format!(
+                    "games {}  positions {}  {:.0} pos/s  W/D/L {}/{}/{}  {:.0} s",
+                    progress.games,
+                    progress.positions,
+                    rate,
+                    progress.white_wins,
+                    progress.draws,
+                    progress.black_wins,
+                    secs
+                );
+                status(&if tty {
+                    format!("\r{line}  ")
+                } else {
+                    format!("{line}\n")
+                });
+            }
+            if over || disconnected {
+                break;
+            }
+        }
+        finished.store(true, Ordering::Relaxed);
+    });
+    if tty {
+        status("\n");
+    }
+    result.map(|_| progress)
+}
+
+/// A small deterministic generator (SplitMix64) for openings.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}
+
+/// The back rank of Chess960 start position number `n` (0..960), in the standard numbering: the bishops'
+/// squares from `n`'s first two base-4 digits, the queen from the next base-6 digit, the knights from the
+/// remaining 0..10, and rook, king, rook on the three squares left.
+pub fn chess960_back_rank(n: u32) -> [PieceType; 8] {
+    let mut rank: [Option<PieceType>; 8] = [None; 8];
+    let n = n % 960;
+    let (n, light) = (n / 4, n % 4);
+    rank[(light * 2 + 1) as usize] = Some(PieceType::Bishop);
+    let (n, dark) = (n / 4, n % 4);
+    rank[(dark * 2) as usize] = Some(PieceType::Bishop);
+    let (n, queen) = (n / 6, n % 6);
+    let place = |rank: &mut [Option<PieceType>; 8], nth_free: u32, piece: PieceType| {
+        let sq = (0..8).filter(|&i| rank[i].is_none()).nth(nth_free as usize);
+        if let Some(sq) = sq {
+            rank[sq] = Some(piece);
+        }
+    };
+    place(&mut rank, queen, PieceType::Queen);
+    // The ten ways to put two knights on five free squares, in order.
+    const KNIGHTS: [(u32, u32); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (a, b) = KNIGHTS[n as usize];
+    // The second knight first, so that the first one's index among the free squares stays right.
+    place(&mut rank, b, PieceType::Knight);
+    place(&mut rank, a, PieceType::Knight);
+    for piece in [PieceType::Rook, PieceType::King, PieceType::Rook] {
+        place(&mut rank, 0, piece);
+    }
+    rank.map(|p| p.unwrap_or(PieceType::Pawn))
+}
+
+/// The FEN of a start position with White's back rank `white` and Black's `black` (Shredder-FEN castling).
+pub fn start_fen(white: &[PieceType; 8], black: &[PieceType; 8]) -> String {
+    let row = |r: &[PieceType; 8], upper: bool| -> String {
+        r.iter()
+            .map(|p| {
+                let c = p.letter();
+                if upper {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
+            .collect()
+    };
+    let rook_files = |r: &[PieceType; 8], upper: bool| -> String {
+        (0..8)
+            .rev()
+            .filter(|&f| r[f] == PieceType::Rook)
+            .map(|f| {
+                let c = (b'a' + f as u8) as char;
+                if upper {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
+            .collect()
+    };
+    format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {}{} - 0 1",
+        row(black, false),
+        row(white, true),
+        rook_files(white, true),
+        rook_files(black, false)
+    )
+}
+
+/// The start position of game `rng`'s kind.
+fn start_position(starts: Starts, rng: &mut Rng) -> Position {
+    let fen = match starts {
+        Starts::Standard => return Position::startpos(),
+        Starts::Chess960 => {
+            let r = chess960_back_rank(rng.below(960) as u32);
+            start_fen(&r, &r)
+        }
+        Starts::Dfrc => start_fen(
+            &chess960_back_rank(rng.below(960) as u32),
+            &chess960_back_rank(rng.below(960) as u32),
+        ),
+    };
+    Position::from_fen(&fen, true).unwrap_or_else(|_| Position::startpos())
+}
+
+/// `plies` random legal plies from a start of kind `starts`, none of them ending the game (after 100 tries a
+/// line is kept however it ends). Returns the positions, the start first.
+pub fn random_opening(starts: Starts, plies: u32, rng: &mut Rng) -> Vec<Position> {
+    let mut line = Vec::new();
+    for _ in 0..100 {
+        line.clear();
+        line.push(start_position(starts, rng));
+        for _ in 0..plies {
+            let pos = line[line.len() - 1];
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut next = pos;
+            next.make_move(moves.as_slice()[rng.below(moves.len())]);
+            line.push(next);
+        }
+        let last = &line[line.len() - 1];
+        if line.len() == plies as usize + 1
+            && automatic_ending(last, &line[..line.len() - 1]).is_none()
+        {
+            break;
+        }
+    }
+    line
+}
+
+/// The score (cp from the side to move's view, mates as ±[`crate::search::MATE_SCORE`]-like values beyond
+/// any cp score) and the best move of one search of `game`.
+fn search(
+    game: &ChessGame,
+    nodes: u64,
+    searcher: &mut Searcher<ChessGame>,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+) -> Option<(Move, Score)> {
+    let limits = Limits {
+        soft_nodes: Some(nodes),
+        // A safety net for an iteration that explodes; it never binds in normal positions.
+        nodes: Some(nodes.saturating_mul(20)),
+        ..Limits::default()
+    };
+    let opts = SearchOptions {
+        threads: 1,
+        multipv: 1,
+        ..SearchOptions::default()
+    };
+    let control = Control::default();
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let last = std::sync::Mutex::new(None);
+    let report = |e: Event| {
+        if let Event::Info(info) = e {
+            if info.multipv == 1 {
+                if let Ok(mut l) = last.lock() {
+                    *l = Some(info.score);
+                }
+            }
+        }
+    };
+    let out = searcher.run(game, &limits, &[], &opts, tt, &control, &report);
+    let score = last.into_inner().ok().flatten()?;
+    let mv = game.position().parse_uci_move(out.best.as_deref()?).ok()?;
+    Some((mv, score))
+}
+
+/// A score as centipawns for adjudication (mates far beyond any cp value).
+fn score_cp(score: Score) -> i32 {
+    match score {
+        Score::Cp(v) => v,
+        Score::Mate(n) if n > 0 => 100_000,
+        Score::Mate(_) => -100_000,
+    }
+}
+
+/// Plays game `index` and returns its records; `None` when stopped before its end.
+fn play_game(
+    config: &Config,
+    index: u64,
+    searcher: &mut Searcher<ChessGame>,
+    tt: &TranspositionTable,
+    finished: &AtomicBool,
+    stop: &AtomicBool,
+) -> Option<FinishedGame> {
+    let mut rng = Rng::new(config.seed ^ index.wrapping_add(1).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    tt.clear();
+    searcher.clear();
+    // A random opening that one side already wins clearly teaches little: draw another (a few times).
+    let mut opening = random_opening(config.starts, config.random_plies, &mut rng);
+    for _ in 0..10 {
+        let game = game_from(&opening);
+        let (_, score) = search(&game, config.nodes * 2, searcher, tt, stop)?;
+        if score_cp(score).abs() <= MAX_OPENING_SCORE {
+            break;
+        }
+        opening = random_opening(config.starts, config.random_plies, &mut rng);
+    }
+    tt.clear();
+    searcher.clear();
+
+    let mut history: Vec<Position> = opening.clone();
+    let mut game = game_from(&opening);
+    let mut records = Vec::new();
+    let (mut win_streak, mut draw_streak) = (0u32, 0u32);
+    let mut last_sign = 0;
+    let outcome: Option<Color> = loop {
+        if finished.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let pos = *game.position();
+        if let Some(Outcome { winner, .. }) = automatic_ending(&pos, &history[..history.len() - 1])
+        {
+            break winner;
+        }
+        if history.len() > MAX_PLIES {
+            break None;
+        }
+        let (mv, score) = search(&game, config.nodes, searcher, tt, stop)?;
+        let cp = score_cp(score);
+        let white_cp = if pos.side_to_move() == Color::White {
+            cp
+        } else {
+            -cp
+        };
+        // Adjudication.
+        let sign = white_cp.signum();
+        if white_cp.abs() >= WIN_SCORE {
+            win_streak = if sign == last_sign { win_streak + 1 } else { 1 };
+        } else {
+            win_streak = 0;
+        }
+        last_sign = sign;
+        if win_streak >= WIN_PLIES {
+            break Some(if sign > 0 { Color::White } else { Color::Black });
+        }
+        draw_streak = if white_cp.abs() <= DRAW_SCORE {
+            draw_streak + 1
+        } else {
+            0
+        };
+        if history.len() > DRAW_FROM_PLY && draw_streak >= DRAW_PLIES {
+            break None;
+        }
+        let quiet = !pos.in_check() && !is_noisy(&pos, mv) && matches!(score, Score::Cp(_));
+        if quiet {
+            if let Some(record) = record(&pos, white_cp) {
+                records.push(record);
+            }
+        }
+        game.play(mv);
+        history.push(*game.position());
+    };
+    let white_result = match outcome {
+        Some(Color::White) => 2,
+        Some(Color::Black) => 0,
+        None => 1,
+    };
+    for r in &mut records {
+        // Records are side-to-move relative: `extra[0]` remembers the side (1 = Black) until the result is
+        // known, then goes back to 0 as the format has it.
+        let black = r.extra[0] == 1;
+        r.result = if black {
+            2 - white_result
+        } else {
+            white_result
+        };
+        r.extra = [0; 3];
+    }
+    Some(FinishedGame {
+        records,
+        white_result,
+    })
+}
+
+/// The search game for the last position of `line`, with the line as history for repetitions.
+fn game_from(line: &[Position]) -> ChessGame {
+    let mut game = ChessGame::new(line[0]);
+    for w in line.windows(2) {
+        // The moves of the line are found again from the positions: the line is short.
+        let m = w[0].legal_moves().as_slice().iter().copied().find(|&m| {
+            let mut p = w[0];
+            p.make_move(m);
+            p.key() == w[1].key()
+        });
+        match m {
+            Some(m) => game.play(m),
+            None => return ChessGame::new(line[line.len() - 1]),
+        }
+    }
+    game
+}
+
+/// Captures (e.p. included; castling is stored as king-takes-own-rook and is not one) and promotions.
+fn is_noisy(pos: &Position, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::Promotion | MoveKind::EnPassant => true,
+        MoveKind::Castling => false,
+        MoveKind::Normal => pos.color_bb(pos.side_to_move().flip()) & m.to().bb() != 0,
+    }
+}
+
+/// The position as a bulletformat record with a White-relative score (the result is filled in later).
+fn record(pos: &Position, white_cp: i32) -> Option<ChessBoard> {
+    let mut bbs = [0u64; 8];
+    bbs[0] = pos.color_bb(Color::White);
+    bbs[1] = pos.color_bb(Color::Black);
+    for (i, &k) in PieceType::ALL.iter().enumerate() {
+        bbs[2 + i] = pos.pieces(k);
+    }
+    let stm = pos.side_to_move().index();
+    let score = white_cp.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
+    let mut board = ChessBoard::from_raw(bbs, stm, score, 0.5).ok()?;
+    board.extra[0] = stm as u8;
+    Some(board)
+}
+
+/// Reads a datagen file back through bulletformat's own loader (for tests and tools): every record, in order.
+pub fn read_records(path: &Path) -> Result<Vec<ChessBoard>, String> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    if len % RECORD_BYTES as u64 != 0 {
+        return Err(format!(
+            "{}: {len} bytes is not a whole number of {RECORD_BYTES}-byte records",
+            path.display()
+        ));
+    }
+    let loader = bulletformat::DataLoader::<ChessBoard>::new(path, 8)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut records = Vec::with_capacity(loader.len());
+    loader.map_positions(|r| records.push(*r));
+    Ok(records)
+}
+
+/// The position a record describes, as (piece, square) in absolute terms for the side to move `stm`:
+/// used by tests to compare a record with the position it came from.
+pub fn record_pieces(record: &ChessBoard, stm: Color) -> Vec<(Color, PieceType, Square)> {
+    record
+        .into_iter()
+        .map(|(piece, sq)| {
+            let theirs = piece & 8 != 0;
+            let kind = PieceType::from_index((piece & 7) as usize);
+            let color = if theirs { stm.flip() } else { stm };
+            let sq = if stm == Color::Black { sq ^ 56 } else { sq };
+            (color, kind, Square(sq))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(out: &Path, games: u64, threads: u64) -> Config {
+        Config {
+            out: out.to_path_buf(),
+            threads,
+            positions: None,
+            games: Some(games),
+            seed: 42,
+            nodes: 300,
+            random_plies: 8,
+            starts: Starts::Standard,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("corvid-datagen-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        dir
+    }
+
+    #[test]
+    fn chess960_numbering_matches_known_positions() {
+        let text = |n| -> String {
+            chess960_back_rank(n)
+                .iter()
+                .map(|p| p.letter().to_ascii_uppercase())
+                .collect()
+        };
+        // Known entries of the standard numbering: 518 is the orthodox array.
+        assert_eq!(text(518), "RNBQKBNR");
+        assert_eq!(text(0), "BBQNNRKR");
+        assert_eq!(text(959), "RKRNNQBB");
+        // Every number gives a legal start: bishops on both colours, the king between the rooks.
+        for n in 0..960 {
+            let r = chess960_back_rank(n);
+            let b: Vec<usize> = (0..8).filter(|&i| r[i] == PieceType::Bishop).collect();
+            assert_eq!(b.len(), 2);
+            assert_ne!(b[0] % 2, b[1] % 2);
+            let rooks: Vec<usize> = (0..8).filter(|&i| r[i] == PieceType::Rook).collect();
+            let king = (0..8).position(|i| r[i] == PieceType::King).expect("king");
+            assert!(
+                rooks.len() == 2 && rooks[0] < king && king < rooks[1],
+                "{n}"
+            );
+            let fen = start_fen(&r, &r);
+            let pos = Position::from_fen(&fen, true).expect("legal start");
+            // 16 pawn moves and at least one move for each knight.
+            assert!(pos.legal_moves().len() >= 18, "{fen}");
+            assert_eq!(pos.castling_rights().0, 0b1111, "{fen}");
+        }
+        let distinct: std::collections::HashSet<String> = (0..960).map(text).collect();
+        assert_eq!(distinct.len(), 960);
+    }
+
+    #[test]
+    fn random_openings_are_seeded_legal_and_unfinished() {
+        for starts in [Starts::Standard, Starts::Chess960, Starts::Dfrc] {
+            let a = random_opening(starts, 8, &mut Rng::new(5));
+            let b = random_opening(starts, 8, &mut Rng::new(5));
+            let c = random_opening(starts, 8, &mut Rng::new(6));
+            assert_eq!(a.len(), 9);
+            let keys = |l: &[Position]| l.iter().map(|p| p.key()).collect::<Vec<_>>();
+            assert_eq!(keys(&a), keys(&b));
+            assert_ne!(keys(&a), keys(&c));
+            let last = a[a.len() - 1];
+            assert!(automatic_ending(&last, &a[..a.len() - 1]).is_none());
+            assert_eq!(game_from(&a).position().key(), last.key());
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_the_format_reader() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            false,
+        )
+        .expect("fen");
+        let mut r = record(&pos, -37).expect("record");
+        r.result = 2;
+        r.extra = [0; 3];
+        let dir = temp_dir("roundtrip");
+        let path = dir.join("one.bin");
+        std::fs::write(&path, bulletformat::BulletFormat::as_bytes_slice(&[r])).expect("write");
+        let back = read_records(&path).expect("read");
+        assert_eq!(back, vec![r]);
+        // Side-to-move relative: Black to move, White's -37 is Black's +37.
+        assert_eq!(back[0].score, 37);
+        let mut pieces = record_pieces(&back[0], Color::Black);
+        let mut expected: Vec<(Color, PieceType, Square)> = (0..64u8)
+            .filter_map(|s| {
+                pos.piece_on(Square(s))
+                    .map(|p| (p.color(), p.kind(), Square(s)))
+            })
+            .collect();
+        let key = |x: &(Color, PieceType, Square)| x.2 .0;
+        pieces.sort_by_key(key);
+        expected.sort_by_key(key);
+        assert_eq!(pieces, expected);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn games_are_recorded_with_results_and_the_same_for_any_thread_count() {
+        let dir = temp_dir("determinism");
+        let one = dir.join("one.bin");
+        let two = dir.join("two.bin");
+        let stop = AtomicBool::new(false);
+        let p1 = run(&config(&one, 6, 1), &stop, &mut |_| {}).expect("run");
+        let p2 = run(&config(&two, 6, 2), &stop, &mut |_| {}).expect("run");
+        assert_eq!(p1.games, 6);
+        assert_eq!(p1, p2);
+        let a = std::fs::read(&one).expect("read");
+        assert_eq!(a, std::fs::read(&two).expect("read"));
+        let records = read_records(&one).expect("records");
+        assert_eq!(records.len() as u64, p1.positions);
+        assert!(records.len() > 100, "{} records", records.len());
+        assert_eq!(p1.white_wins + p1.draws + p1.black_wins, 6);
+        for r in &records {
+            assert!(r.result <= 2);
+            assert!(r.score.abs() < 30_000);
+            // Exactly one king each.
+            let pcs = r.into_iter().filter(|&(p, _)| p & 7 == 5).count();
+            assert_eq!(pcs, 2);
+        }
+        // Not every record can be a draw unless every game was drawn.
+        if p1.draws < 6 {
+            assert!(records.iter().any(|r| r.result != 1));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stopped_run_resumes_to_the_same_file() {
+        let dir = temp_dir("resume");
+        let whole = dir.join("whole.bin");
+        let parts = dir.join("parts.bin");
+        let stop = AtomicBool::new(false);
+        run(&config(&whole, 5, 1), &stop, &mut |_| {}).expect("run");
+        run(&config(&parts, 2, 1), &stop, &mut |_| {}).expect("first part");
+        // A half-written game after the last progress update is cut off on resume.
+        let mut f = OpenOptions::new().append(true).open(&parts).expect("open");
+        f.write_all(&[7u8; 45]).expect("write");
+        drop(f);
+        let p = run(&config(&parts, 5, 2), &stop, &mut |_| {}).expect("resume");
+        assert_eq!(p.games, 5);
+        assert_eq!(
+            std::fs::read(&whole).expect("read"),
+            std::fs::read(&parts).expect("read")
+        );
+        // Other settings do not resume into the same file.
+        let mut other = config(&parts, 6, 1);
+        other.nodes = 301;
+        assert!(run(&other, &stop, &mut |_| {}).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn recorded_positions_are_quiet() {
+        let pos = Position::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false).expect("fen");
+        let capture = pos.parse_uci_move("e4d5").expect("move");
+        let push = pos.parse_uci_move("e4e5").expect("move");
+        assert!(is_noisy(&pos, capture));
+        assert!(!is_noisy(&pos, push));
+        let castle = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).expect("fen");
+        assert!(!is_noisy(
+            &castle,
+            castle.parse_uci_move("e1g1").expect("castle")
+        ));
+        let promo = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false).expect("fen");
+        assert!(is_noisy(
+            &promo,
+            promo.parse_uci_move("a7a8q").expect("promo")
+        ));
+    }
+}

@@ -35,6 +35,8 @@ fn main() -> ExitCode {
         Some("play") => run_play(&args[1..]),
         Some("match") => run_match(&args[1..]),
         Some("datagen") => corvid::tools::datagen::main(&args[1..]),
+        // OpenBench: `corvid "genfens N seed S book <file|None>" quit`; also `corvid genfens N seed S ...`.
+        Some(first) if first == "genfens" || first.starts_with("genfens ") => run_genfens(&args),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}\n{}", corvid::play::PLAY_USAGE);
             ExitCode::SUCCESS
@@ -124,6 +126,24 @@ fn run_match(args: &[String]) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_genfens(args: &[String]) -> ExitCode {
+    use corvid::tools::genfens;
+    // In the one-string form the later arguments are UCI commands (`quit`), which need no answer.
+    let words: Vec<&str> = if args[0] == "genfens" {
+        args.iter().map(String::as_str).collect()
+    } else {
+        args[0].split_whitespace().collect()
+    };
+    let result = genfens::parse(&words).and_then(|r| genfens::run(&r, &mut std::io::stdout()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            println!("info string error: {e}");
             ExitCode::FAILURE
         }
     }

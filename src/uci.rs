@@ -52,6 +52,8 @@ pub enum Command {
     Eval,
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// `genfens N seed S book <file|None> [dfrc]` (OpenBench's opening generation).
+    GenFens(crate::tools::genfens::Request),
 }
 
 /// Why a line is not a valid command.
@@ -68,6 +70,8 @@ pub enum UciError {
         command: &'static str,
         token: String,
     },
+    /// A command whose arguments are wrong, with the reason.
+    Invalid(String),
     /// A keyword whose value is not a number in range.
     BadNumber {
         command: &'static str,
@@ -80,6 +84,7 @@ impl fmt::Display for UciError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UciError::UnknownCommand(c) => write!(f, "unknown command '{c}'"),
+            UciError::Invalid(message) => f.write_str(message),
             UciError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             UciError::Unexpected { command, token } => {
                 write!(f, "{command}: unexpected '{token}'")
@@ -140,6 +145,9 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, UciError> {
                 })
             }
         },
+        "genfens" => {
+            Command::GenFens(crate::tools::genfens::parse(rest).map_err(UciError::Invalid)?)
+        }
         other => return Err(UciError::UnknownCommand(other.to_string())),
     };
     Ok(Some(cmd))
@@ -646,6 +654,18 @@ impl<W: Write> Session<W> {
                     self.emit(l);
                 }
             }
+            Command::GenFens(request) => {
+                // A tool like bench: it runs here, and commands sent meanwhile wait.
+                let mut out = Vec::new();
+                match crate::tools::genfens::run(&request, &mut out) {
+                    Ok(()) => {
+                        for l in String::from_utf8_lossy(&out).lines() {
+                            self.emit(l);
+                        }
+                    }
+                    Err(e) => self.info(&format!("error: {e}")),
+                }
+            }
         }
         Flow::Continue
     }
@@ -692,6 +712,11 @@ mod tests {
         assert_eq!(parse("eval"), Command::Eval);
         assert_eq!(parse("bench"), Command::Bench(None));
         assert_eq!(parse("bench 7"), Command::Bench(Some(7)));
+        assert!(matches!(
+            parse("genfens 4 seed 2 book None"),
+            Command::GenFens(r) if r.count == 4 && r.seed == 2 && r.book.is_none()
+        ));
+        assert!(parse_command("genfens many").is_err());
         assert_eq!(parse("debug on"), Command::Debug(true));
         assert_eq!(parse_command(""), Ok(None));
         assert_eq!(parse_command(" \t "), Ok(None));

@@ -1,3 +1,5 @@
-//! Command-line tools built on the engine: `corvid datagen` (self-play training data).
+//! Command-line tools built on the engine: `corvid datagen` (self-play training data) and `genfens`
+//! (openings for OpenBench).
 
 pub mod datagen;
+pub mod genfens;

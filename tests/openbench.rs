@@ -1,0 +1,44 @@
+//! What OpenBench runs: `corvid "genfens N seed S book None" quit` and `corvid bench`.
+
+use std::process::Command;
+
+fn corvid(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(args)
+        .output()
+        .expect("run corvid");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf8")
+}
+
+#[test]
+fn genfens_in_openbench_form_prints_seeded_legal_fens() {
+    let a = corvid(&["genfens 6 seed 11 book None", "quit"]);
+    let fens: Vec<&str> = a
+        .lines()
+        .map(|l| {
+            l.strip_prefix("info string genfens ")
+                .expect("genfens line")
+        })
+        .collect();
+    assert_eq!(fens.len(), 6);
+    for fen in &fens {
+        corvid::chess::Position::from_fen(fen, false).expect("legal FEN");
+    }
+    assert_eq!(a, corvid(&["genfens", "6", "seed", "11", "book", "None"]));
+    assert_ne!(a, corvid(&["genfens 6 seed 12 book None", "quit"]));
+}
+
+#[test]
+fn a_bad_genfens_request_is_reported() {
+    let out = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(["genfens 6 seed x book None", "quit"])
+        .output()
+        .expect("run corvid");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("info string error: genfens"));
+}

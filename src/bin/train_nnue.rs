@@ -164,6 +164,9 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&a.lambda) {
         return Err("--lambda must be in [0, 1]".into());
     }
+    if !(0.0..1.0).contains(&a.val_fraction) {
+        return Err("--val-fraction must be in [0, 1)".into());
+    }
     let start = match &a.resume {
         Some(path) => {
             let ck = Checkpoint::load(path)?;

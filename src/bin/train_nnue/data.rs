@@ -50,6 +50,7 @@ pub fn check_record(r: &ChessBoard) -> Result<(), &'static str> {
 
 /// Records loaded from files, with what was dropped.
 pub struct Loaded {
+    /// The valid records, in file order.
     pub records: Vec<ChessBoard>,
     /// Records that failed [`check_record`].
     pub invalid: usize,

@@ -19,9 +19,13 @@ pub struct Net {
 /// Where each block of the flat parameter vector starts.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
+    /// Start of the feature-transformer bias (the weights start at 0).
     pub ft_b: usize,
+    /// Start of the output weights.
     pub out_w: usize,
+    /// Index of the output bias.
     pub out_b: usize,
+    /// Number of parameters.
     pub len: usize,
 }
 
@@ -126,6 +130,7 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
 /// Dense (not touched-row lists) because a 16k batch touches nearly every feature row anyway, and the
 /// buffer (3 MB at H = 256) is cleared and reduced in far less time than the batch takes.
 pub struct Worker {
+    /// The gradient of this thread's share of the batch, in the parameter layout.
     pub grad: Vec<f32>,
     acc_stm: Vec<f32>,
     acc_opp: Vec<f32>,

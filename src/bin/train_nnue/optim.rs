@@ -89,11 +89,17 @@ pub enum Schedule {
 /// Parameters of the schedule.
 #[derive(Clone, Copy, Debug)]
 pub struct LrSchedule {
+    /// The peak (first) rate.
     pub base: f32,
+    /// The shape.
     pub kind: Schedule,
+    /// Cosine: the last rate as a fraction of `base`.
     pub final_frac: f32,
+    /// Step: epochs per step.
     pub step_every: usize,
+    /// Step: the factor per step.
     pub gamma: f32,
+    /// The run's length in epochs.
     pub epochs: usize,
 }
 
@@ -115,7 +121,9 @@ impl LrSchedule {
 /// Everything needed to continue a run: the float network, the optimiser and how far it got.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
+    /// The float weights.
     pub net: Net,
+    /// The optimiser state.
     pub adam: AdamW,
     /// Epochs completed.
     pub epochs_done: u32,

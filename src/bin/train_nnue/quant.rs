@@ -29,12 +29,15 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// The integer network as the engine holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuantNet {
+    /// Accumulator width H.
     pub hidden: usize,
     /// Feature-major: feature f, lane i at `f * H + i`.
     pub ft_w: Vec<i16>,
+    /// Feature-transformer bias, H values.
     pub ft_b: Vec<i16>,
     /// First H: side to move's accumulator, next H: the opponent's.
     pub out_w: Vec<i16>,
+    /// Output bias, in units of 1 / (QA * QB).
     pub out_b: i32,
 }
 

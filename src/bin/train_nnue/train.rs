@@ -12,11 +12,17 @@ use std::time::{Duration, Instant};
 /// Settings of a run.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// Weight of the game result in the target.
     pub lambda: f32,
+    /// AdamW weight decay.
     pub wd: f32,
+    /// The learning rate over the run (its `epochs` is the run's length).
     pub schedule: LrSchedule,
+    /// Positions per optimiser step.
     pub batch: usize,
+    /// Worker threads.
     pub threads: usize,
+    /// Seed of the shuffles (the split and the initial net are made by the caller).
     pub seed: u64,
     /// Where `epochN.ckpt`, `epochN.nnue` and `final.nnue` go; None writes nothing (tests).
     pub out_dir: Option<PathBuf>,
@@ -68,12 +74,18 @@ pub fn train(
     }
     let initial_val = mean_loss(&net, val, cfg.lambda, threads);
     say(format!(
-        "start: {} training and {} validation positions, H = {}, {} threads, validation loss {:.6}",
+        "start: {} training and {} validation positions, H = {}, {} threads, validation loss {}",
         data.len(),
         val.len(),
         net.hidden,
         threads,
-        initial_val
+        show_loss(initial_val)
+    ));
+    let sch = &cfg.schedule;
+    say(format!(
+        "config: lambda {}, lr {} ({:?}, final fraction {}, step every {} x {}), wd {}, batch {}, epochs {}, seed {}",
+        cfg.lambda, sch.base, sch.kind, sch.final_frac, sch.step_every, sch.gamma, cfg.wd, cfg.batch,
+        sch.epochs, cfg.seed
     ));
     let batches = data.len().div_ceil(cfg.batch);
     let mut summary = Summary {
@@ -122,11 +134,11 @@ pub fn train(
             best = Some((epoch + 1, val_loss));
         }
         say(format!(
-            "epoch {}/{}: train loss {:.6}  val loss {:.6}  lr {:.2e}  {:.1} s  {:.0} pos/s",
+            "epoch {}/{}: train loss {:.6}  val loss {}  lr {:.2e}  {:.1} s  {:.0} pos/s",
             epoch + 1,
             cfg.schedule.epochs,
             train_loss,
-            val_loss,
+            show_loss(val_loss),
             cfg.schedule.at(epoch, 1.0),
             secs,
             data.len() as f64 / secs
@@ -168,6 +180,15 @@ pub fn train(
     ));
     summary.net = net;
     Ok(summary)
+}
+
+/// A loss for printing ("n/a" without validation positions).
+fn show_loss(l: f64) -> String {
+    if l.is_nan() {
+        "n/a".into()
+    } else {
+        format!("{l:.6}")
+    }
 }
 
 /// A fresh start: random weights from `seed`, zero optimiser state.

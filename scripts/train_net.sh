@@ -98,7 +98,12 @@ if [ "$skip_datagen" = 0 ] || [ "$skip_install" = 0 ]; then
     run cargo build --release --bin corvid
     if [ "$skip_install" = 0 ] && [ -z "$old" ]; then
         old="$run_dir/corvid-old"
-        run cp target/release/corvid "$old"
+        # A rerun keeps the first baseline: the tree may already hold this run's net by now.
+        if [ -f "$old" ]; then
+            echo "keeping the baseline $old from an earlier attempt of this run"
+        else
+            run cp target/release/corvid "$old"
+        fi
     fi
 fi
 step "build the trainer"
@@ -145,11 +150,19 @@ if [ "$skip_install" = 0 ]; then
     run cp "$net" nets/corvid.nnue
     run cargo build --release --bin corvid
     run cp target/release/corvid "$new"
+    if [ "$dry" = 0 ] && [ -n "$old" ] && cmp -s "$old" "$new"; then
+        echo "error: $new is identical to $old: the build did not embed nets/corvid.nnue" >&2
+        echo "  (the engine's build must watch that file, e.g. cargo:rerun-if-changed=nets/corvid.nnue)" >&2
+        exit 1
+    fi
 else
     echo "skipping install (nets/corvid.nnue untouched)"
 fi
 
 if [ "$skip_sprt" = 0 ]; then
+    if [ -z "$old" ] && [ -f "$run_dir/corvid-old" ]; then
+        old="$run_dir/corvid-old"
+    fi
     if [ -z "$old" ]; then
         echo "error: no SPRT baseline: pass --old BINARY (or let the install step keep one)" >&2
         exit 1

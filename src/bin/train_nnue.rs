@@ -138,7 +138,18 @@ struct TrainArgs {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one parsed command line.
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
         Command::Train(args) => run_train(args),
         Command::Export { checkpoint, out } => run_export(&checkpoint, &out),
         Command::Eval { net, fen } => run_eval(&net, &fen),
@@ -147,13 +158,6 @@ fn main() -> ExitCode {
             positions,
             seed,
         } => run_synth(&out, positions, seed),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 

@@ -447,3 +447,86 @@ fn learning_rate_schedules() {
     s.kind = Schedule::Constant;
     assert_eq!(s.at(9, 1.0), 0.001);
 }
+
+#[test]
+fn command_line_train_export_and_eval() {
+    use clap::{CommandFactory, Parser};
+    crate::Cli::command().debug_assert();
+    let dir = std::env::temp_dir().join(format!("train_nnue_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let data = dir.join("data.bin");
+    let s = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_string();
+    let parse = |args: &[&str]| crate::Cli::try_parse_from(args).expect("valid command line");
+    crate::run(parse(&[
+        "t",
+        "synth",
+        "--out",
+        &s(&data),
+        "--positions",
+        "2000",
+    ]))
+    .expect("synth");
+    let out = dir.join("run");
+    let train = [
+        "t",
+        "train",
+        &s(&data),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--threads",
+        "2",
+        "--out-dir",
+        &s(&out),
+        "--progress-secs",
+        "0",
+        "--val-fraction",
+        "0.1",
+    ];
+    crate::run(parse(&train)).expect("train");
+    // The export of the last checkpoint is the final net, byte for byte.
+    let exported = dir.join("exported.nnue");
+    let ckpt = out.join("epoch2.ckpt");
+    crate::run(parse(&[
+        "t",
+        "export",
+        "--checkpoint",
+        &s(&ckpt),
+        "--out",
+        &s(&exported),
+    ]))
+    .expect("export");
+    let final_net = std::fs::read(out.join("final.nnue")).expect("final");
+    assert_eq!(std::fs::read(&exported).expect("exported"), final_net);
+    assert_eq!(
+        std::fs::read(out.join("epoch2.nnue")).expect("epoch 2"),
+        final_net
+    );
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    crate::run(parse(&["t", "eval", "--net", &s(&exported), "--fen", fen])).expect("eval");
+    // Bad input is an error, not a panic.
+    assert!(crate::run(parse(&[
+        "t",
+        "eval",
+        "--net",
+        &s(&exported),
+        "--fen",
+        "8/8 w"
+    ]))
+    .is_err());
+    assert!(crate::run(parse(&["t", "eval", "--net", &s(&data), "--fen", fen])).is_err());
+    let (data_s, ckpt_s) = (s(&data), s(&ckpt));
+    let resume = [
+        "t", "train", &data_s, "--resume", &ckpt_s, "--hidden", "32", "--epochs", "3",
+    ];
+    let err = crate::run(parse(&resume)).expect_err("H differs from the checkpoint's");
+    assert!(err.contains("--hidden"), "{err}");
+    assert!(
+        crate::Cli::try_parse_from(["t", "train"]).is_err(),
+        "data files are required"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

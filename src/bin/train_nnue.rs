@@ -1,0 +1,330 @@
+//! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from bulletformat `ChessBoard` data, on the
+//! CPU, multithreaded, in plain Rust. The data, the features, the network and the net file follow
+//! `nets/FORMAT.md` (the contract with datagen and the engine).
+//!
+//! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01] [--hidden 256] [--epochs 20] ...`
+//!   trains with AdamW on the MSE between sigmoid(y) and `lambda * result + (1 - lambda) * sigmoid(score /
+//!   400)`; after every epoch it prints train and validation loss and writes `epochN.ckpt` (float weights
+//!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
+//!   the end `final.nnue`.
+//! - `train_nnue export --checkpoint C --out F` quantises a checkpoint into a net file.
+//! - `train_nnue eval --net F --fen FEN` prints the reference integer evaluation (cp, side to move).
+//! - `train_nnue synth --out F --positions N` writes random material-scored positions (smoke tests).
+
+// The crate root sits in src/bin/, so the submodules in src/bin/train_nnue/ are named by path.
+#[path = "train_nnue/data.rs"]
+mod data;
+#[path = "train_nnue/net.rs"]
+mod net;
+#[path = "train_nnue/optim.rs"]
+mod optim;
+#[path = "train_nnue/quant.rs"]
+mod quant;
+#[path = "train_nnue/rng.rs"]
+mod rng;
+#[cfg(test)]
+#[path = "train_nnue/tests.rs"]
+mod tests;
+#[path = "train_nnue/train.rs"]
+mod train;
+
+use clap::{Parser, Subcommand};
+use corvid::chess::{Color, Position};
+use data::{Features, MAX_FEATURES};
+use optim::{Checkpoint, LrSchedule, Schedule};
+use quant::QuantNet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(about = "Corvid's NNUE trainer (CPU): train, export, eval")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Train a network on bulletformat ChessBoard files.
+    Train(TrainArgs),
+    /// Quantise a checkpoint into a net file.
+    Export {
+        /// A checkpoint written by `train` (epochN.ckpt).
+        #[arg(long)]
+        checkpoint: PathBuf,
+        /// The net file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print the quantised integer evaluation of a position (cp, side to move).
+    Eval {
+        /// A net file.
+        #[arg(long)]
+        net: PathBuf,
+        /// The position (orthodox or Chess960 FEN).
+        #[arg(long)]
+        fen: String,
+    },
+    /// Write random positions scored by material (a smoke-test data set, not for real nets).
+    Synth {
+        /// The file to write (ChessBoard records, overwritten).
+        #[arg(long)]
+        out: PathBuf,
+        /// How many positions.
+        #[arg(long, default_value_t = 100_000)]
+        positions: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Training data: one or more files of 32-byte bulletformat ChessBoard records.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// A separate validation file (otherwise --val-fraction of the data is held out).
+    #[arg(long)]
+    val: Option<PathBuf>,
+    /// Fraction of the data held out for validation when there is no --val (chosen by --seed).
+    #[arg(long, default_value_t = 0.01)]
+    val_fraction: f64,
+    /// Accumulator width H per perspective (a multiple of 8, 8..=4096); default 256, or the checkpoint's.
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// Weight of the game result in the target (0: scores only, 1: results only).
+    #[arg(long, default_value_t = 0.3)]
+    lambda: f32,
+    /// Peak AdamW learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// AdamW decoupled weight decay (per step: w -= lr * wd * w).
+    #[arg(long, default_value_t = 0.01)]
+    wd: f32,
+    /// Learning-rate schedule over the epochs.
+    #[arg(long, value_enum, default_value_t = Schedule::Cosine)]
+    schedule: Schedule,
+    /// Cosine: the final learning rate as a fraction of --lr.
+    #[arg(long, default_value_t = 0.01)]
+    final_lr_frac: f32,
+    /// Step: multiply the learning rate by --gamma every this many epochs.
+    #[arg(long, default_value_t = 8)]
+    step_every: usize,
+    /// Step: the factor.
+    #[arg(long, default_value_t = 0.3)]
+    gamma: f32,
+    /// Positions per batch (one optimiser step).
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Epochs in total (a resumed run continues up to this number).
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Worker threads (default: the available parallelism).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the initial weights, the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Directory for checkpoints and nets.
+    #[arg(long, default_value = "nnue-runs/corvid")]
+    out_dir: PathBuf,
+    /// Continue from a checkpoint (weights, optimiser state, epochs done).
+    #[arg(long)]
+    resume: Option<PathBuf>,
+    /// Seconds between progress lines within an epoch (0: none).
+    #[arg(long, default_value_t = 15.0)]
+    progress_secs: f64,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one parsed command line.
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Train(args) => run_train(args),
+        Command::Export { checkpoint, out } => run_export(&checkpoint, &out),
+        Command::Eval { net, fen } => run_eval(&net, &fen),
+        Command::Synth {
+            out,
+            positions,
+            seed,
+        } => run_synth(&out, positions, seed),
+    }
+}
+
+fn run_train(a: TrainArgs) -> Result<(), String> {
+    if a.batch == 0 || a.epochs == 0 {
+        return Err("--batch and --epochs must be positive".into());
+    }
+    if !(0.0..=1.0).contains(&a.lambda) {
+        return Err("--lambda must be in [0, 1]".into());
+    }
+    if !(0.0..1.0).contains(&a.val_fraction) {
+        return Err("--val-fraction must be in [0, 1)".into());
+    }
+    let start = match &a.resume {
+        Some(path) => {
+            let ck = Checkpoint::load(path)?;
+            if a.hidden.is_some_and(|h| h != ck.net.hidden) {
+                return Err(format!(
+                    "--hidden differs from the checkpoint's H = {}",
+                    ck.net.hidden
+                ));
+            }
+            if ck.seed != a.seed {
+                eprintln!(
+                    "warning: the checkpoint was trained with --seed {}, this run uses {} (another split and order)",
+                    ck.seed, a.seed
+                );
+            }
+            println!("resuming {} after epoch {}", path.display(), ck.epochs_done);
+            ck
+        }
+        None => {
+            let h = a.hidden.unwrap_or(256);
+            if h == 0 || !h.is_multiple_of(8) || h > 4096 {
+                return Err("--hidden must be a multiple of 8 in 8..=4096".into());
+            }
+            train::fresh(h, a.seed)
+        }
+    };
+    let loaded = data::load_files(&a.data)?;
+    report_load("training", &a.data, &loaded);
+    let mut records = loaded.records;
+    let val = match &a.val {
+        Some(path) => {
+            let v = data::load_files(std::slice::from_ref(path))?;
+            report_load("validation", std::slice::from_ref(path), &v);
+            v.records
+        }
+        None => data::split_validation(&mut records, a.val_fraction, a.seed),
+    };
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let cfg = train::Config {
+        lambda: a.lambda,
+        wd: a.wd,
+        schedule: LrSchedule {
+            base: a.lr,
+            kind: a.schedule,
+            final_frac: a.final_lr_frac,
+            step_every: a.step_every,
+            gamma: a.gamma,
+            epochs: a.epochs,
+        },
+        batch: a.batch,
+        threads,
+        seed: a.seed,
+        out_dir: Some(a.out_dir),
+        progress_secs: a.progress_secs,
+        quiet: false,
+    };
+    train::train(&cfg, start, &records, &val).map(|_| ())
+}
+
+fn report_load(what: &str, paths: &[PathBuf], l: &data::Loaded) {
+    println!(
+        "{what} data: {} positions from {} file(s){}{}",
+        l.records.len(),
+        paths.len(),
+        if l.invalid > 0 {
+            format!(", {} invalid records skipped", l.invalid)
+        } else {
+            String::new()
+        },
+        if l.partial_bytes > 0 {
+            format!(
+                ", {} bytes of incomplete trailing records ignored",
+                l.partial_bytes
+            )
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn run_export(checkpoint: &Path, out: &Path) -> Result<(), String> {
+    let ck = Checkpoint::load(checkpoint)?;
+    let bytes = QuantNet::from_float(&ck.net)?.to_bytes();
+    optim::write_atomic(out, &bytes)?;
+    println!(
+        "wrote {} (H = {}, {} bytes, after epoch {})",
+        out.display(),
+        ck.net.hidden,
+        bytes.len(),
+        ck.epochs_done
+    );
+    Ok(())
+}
+
+fn run_eval(net: &Path, fen: &str) -> Result<(), String> {
+    let bytes = std::fs::read(net).map_err(|e| format!("cannot read {}: {e}", net.display()))?;
+    let q = QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let pos = Position::from_fen(fen, false)
+        .or_else(|_| Position::from_fen(fen, true))
+        .map_err(|e| format!("bad FEN: {e}"))?;
+    let cp = q.evaluate(&position_features(&pos));
+    let white = if pos.side_to_move() == Color::White {
+        cp
+    } else {
+        -cp
+    };
+    println!("eval {cp} cp (side to move), {white} cp (White)");
+    Ok(())
+}
+
+fn run_synth(out: &Path, positions: usize, seed: u64) -> Result<(), String> {
+    use bulletformat::BulletFormat;
+    let records = data::synthetic(positions, seed);
+    let file =
+        std::fs::File::create(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut w = std::io::BufWriter::new(file);
+    bulletformat::ChessBoard::write_to_bin(&mut w, &records)
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!(
+        "wrote {} synthetic positions to {}",
+        records.len(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// The features of an engine position by the engine-side formula of the format (absolute colours):
+/// `index(P) = (C != P) * 384 + t * 64 + (s if P is White else s ^ 56)`; tests check it against the
+/// data-side formula on the same positions.
+fn position_features(pos: &Position) -> Features {
+    let mut f = Features {
+        stm: [0; MAX_FEATURES],
+        opp: [0; MAX_FEATURES],
+        len: 0,
+    };
+    let stm = pos.side_to_move();
+    let index = |p: Color, c: Color, t: usize, s: usize| -> u16 {
+        let sq = if p == Color::White { s } else { s ^ 56 };
+        (usize::from(c != p) * 384 + t * 64 + sq) as u16
+    };
+    let mut occ = pos.occupied();
+    while occ != 0 && f.len < MAX_FEATURES {
+        let s = occ.trailing_zeros() as usize;
+        occ &= occ - 1;
+        if let Some(piece) = pos.piece_on(corvid::chess::Square(s as u8)) {
+            let (c, t) = (piece.color(), piece.kind().index());
+            f.stm[f.len] = index(stm, c, t, s);
+            f.opp[f.len] = index(stm.flip(), c, t, s);
+            f.len += 1;
+        }
+    }
+    f
+}

@@ -1,0 +1,249 @@
+//! Training data: bulletformat `ChessBoard` records (32 bytes, side-to-move relative, see
+//! `notes/NNUE_FORMAT.md`), their Chess768 features, the blended target and the validation split.
+
+use crate::rng::{mix, Rng};
+use bulletformat::ChessBoard;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+/// Bytes per record: `occ` u64, `pcs` 16 bytes, `score` i16, `result`, `ksq`, `opp_ksq`, `extra` 3 bytes.
+pub const RECORD_BYTES: usize = 32;
+/// Inputs per perspective: 2 colours x 6 piece types x 64 squares.
+pub const INPUTS: usize = 768;
+/// The evaluation scale of the format: target = sigmoid(score / 400), eval_cp = y * 400.
+pub const EVAL_SCALE: f32 = 400.0;
+/// At most 32 pieces on a board, so at most 32 active features per perspective.
+pub const MAX_FEATURES: usize = 32;
+
+/// Decodes one record from its little-endian bytes (the crate writes the `repr(C)` struct as is).
+pub fn parse_record(b: &[u8; RECORD_BYTES]) -> ChessBoard {
+    let mut pcs = [0u8; 16];
+    pcs.copy_from_slice(&b[8..24]);
+    ChessBoard {
+        occ: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        pcs,
+        score: i16::from_le_bytes([b[24], b[25]]),
+        result: b[26],
+        ksq: b[27],
+        opp_ksq: b[28],
+        extra: [b[29], b[30], b[31]],
+    }
+}
+
+/// Why a record cannot be trained on, if it cannot (a corrupt file or a different format).
+pub fn check_record(r: &ChessBoard) -> Result<(), &'static str> {
+    if r.result > 2 {
+        return Err("result above 2");
+    }
+    let n = r.occ.count_ones() as usize;
+    if n > MAX_FEATURES {
+        return Err("more than 32 pieces");
+    }
+    for i in 0..n {
+        if (r.pcs[i / 2] >> (4 * (i & 1))) & 7 > 5 {
+            return Err("piece type above 5");
+        }
+    }
+    Ok(())
+}
+
+/// Records loaded from files, with what was dropped.
+pub struct Loaded {
+    /// The valid records, in file order.
+    pub records: Vec<ChessBoard>,
+    /// Records that failed [`check_record`].
+    pub invalid: usize,
+    /// Bytes of incomplete trailing records (a datagen run killed mid-write leaves some).
+    pub partial_bytes: usize,
+}
+
+/// Reads every record of every file into memory, in file order.
+pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, String> {
+    let mut out = Loaded {
+        records: Vec::new(),
+        invalid: 0,
+        partial_bytes: 0,
+    };
+    for path in paths {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let len = file
+            .metadata()
+            .map_err(|e| format!("cannot stat {}: {e}", path.display()))?
+            .len() as usize;
+        out.records.reserve(len / RECORD_BYTES);
+        out.partial_bytes += len % RECORD_BYTES;
+        let mut reader = BufReader::with_capacity(1 << 22, file);
+        let mut rec = [0u8; RECORD_BYTES];
+        for _ in 0..len / RECORD_BYTES {
+            reader
+                .read_exact(&mut rec)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let board = parse_record(&rec);
+            if check_record(&board).is_ok() {
+                out.records.push(board);
+            } else {
+                out.invalid += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The active features of a position for both accumulators.
+#[derive(Clone, Copy)]
+pub struct Features {
+    /// Indices into the side to move's accumulator.
+    pub stm: [u16; MAX_FEATURES],
+    /// Indices into the opponent's accumulator.
+    pub opp: [u16; MAX_FEATURES],
+    /// How many of each are set.
+    pub len: usize,
+}
+
+impl Features {
+    /// The side to move's features.
+    pub fn stm(&self) -> &[u16] {
+        &self.stm[..self.len]
+    }
+
+    /// The opponent's features.
+    pub fn opp(&self) -> &[u16] {
+        &self.opp[..self.len]
+    }
+}
+
+/// Chess768 features of a record: colour c (0 = side to move's), type t, square sq (side to move's view) is
+/// `c * 384 + t * 64 + sq` for the side to move and `(1 - c) * 384 + t * 64 + (sq ^ 56)` for the opponent.
+pub fn features(r: &ChessBoard) -> Features {
+    let mut f = Features {
+        stm: [0; MAX_FEATURES],
+        opp: [0; MAX_FEATURES],
+        len: 0,
+    };
+    let mut occ = r.occ;
+    // check_record bounds the piece count, so at most 32 squares are visited.
+    while occ != 0 && f.len < MAX_FEATURES {
+        let sq = occ.trailing_zeros() as u16;
+        occ &= occ - 1;
+        let piece = u16::from((r.pcs[f.len / 2] >> (4 * (f.len & 1))) & 15);
+        let (c, t) = (piece >> 3, piece & 7);
+        f.stm[f.len] = c * 384 + t * 64 + sq;
+        f.opp[f.len] = (1 - c) * 384 + t * 64 + (sq ^ 56);
+        f.len += 1;
+    }
+    f
+}
+
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target: `lambda * result + (1 - lambda) * sigmoid(score / 400)`, result in {0, 0.5, 1}.
+pub fn target(r: &ChessBoard, lambda: f32) -> f32 {
+    lambda * f32::from(r.result) * 0.5 + (1.0 - lambda) * sigmoid(f32::from(r.score) / EVAL_SCALE)
+}
+
+/// Moves a deterministic `fraction` of the records (chosen by a hash of `seed` and the record's index, so
+/// the same data and seed always hold out the same positions, also on `--resume`) into a validation set.
+pub fn split_validation(
+    records: &mut Vec<ChessBoard>,
+    fraction: f64,
+    seed: u64,
+) -> Vec<ChessBoard> {
+    let threshold = (fraction.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+    let key = mix(seed ^ 0x5641_4c5f_5350_4c54);
+    let mut val = Vec::new();
+    let mut i = 0u64;
+    records.retain(|r| {
+        let held_out = mix(key.wrapping_add(i)) < threshold;
+        i += 1;
+        if held_out {
+            val.push(*r);
+        }
+        !held_out
+    });
+    val
+}
+
+/// Record indices 0..n in the order of epoch `epoch` (a fresh permutation per epoch, from the seed).
+pub fn epoch_order(n: usize, seed: u64, epoch: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    Rng::new(mix(seed ^ 0x5348_5546) ^ mix(epoch as u64)).shuffle(&mut order);
+    order
+}
+
+/// Random positions scored by a material count (P 100, N 300, B 320, R 500, Q 900, from White's view,
+/// plus noise up to +-20), with the result the count implies (White wins above +150, loses below -150):
+/// the `synth` subcommand's data, for smoke tests of the pipeline and for the unit tests. Each is built
+/// as the text `FEN | score | result` and parsed by the crate (which flips Black-to-move positions).
+pub fn synthetic(n: usize, seed: u64) -> Vec<ChessBoard> {
+    synthetic_lines(n, seed)
+        .iter()
+        .map(|line| line.parse().expect("synthetic lines are well formed"))
+        .collect()
+}
+
+/// The `FEN | score | result` lines behind [`synthetic`] (score and result from White's view).
+pub fn synthetic_lines(n: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng::new(seed ^ 0x5359_4e54);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut board = [None::<char>; 64];
+        let mut place = |rng: &mut Rng, c: char, sqs: std::ops::Range<usize>| loop {
+            let s = sqs.start + rng.below(sqs.len());
+            if board[s].is_none() {
+                board[s] = Some(c);
+                break;
+            }
+        };
+        place(&mut rng, 'K', 0..64);
+        place(&mut rng, 'k', 0..64);
+        let mut score = 0i32;
+        for _ in 0..rng.below(21) {
+            let (kind, value) =
+                [('p', 100), ('n', 300), ('b', 320), ('r', 500), ('q', 900)][rng.below(5)];
+            let white = rng.below(2) == 0;
+            let c = if white {
+                kind.to_ascii_uppercase()
+            } else {
+                kind
+            };
+            place(&mut rng, c, if kind == 'p' { 8..56 } else { 0..64 });
+            score += if white { value } else { -value };
+        }
+        score += rng.below(41) as i32 - 20;
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    Some(c) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        let stm = if rng.below(2) == 0 { 'w' } else { 'b' };
+        let result = match score {
+            s if s > 150 => "1.0",
+            s if s < -150 => "0.0",
+            _ => "0.5",
+        };
+        out.push(format!("{fen} {stm} - - 0 1 | {score} | {result}"));
+    }
+    out
+}

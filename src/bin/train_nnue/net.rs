@@ -1,0 +1,262 @@
+//! The float network (768 -> H) x 2 -> 1 with SCReLU, its forward pass and its gradient.
+//!
+//! All parameters live in one flat vector, `[ft_w (768 * H, feature-major) | ft_b (H) | out_w (2H) | out_b]`,
+//! so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one array.
+
+use crate::data::{features, sigmoid, target, Features, INPUTS};
+use crate::rng::Rng;
+use bulletformat::ChessBoard;
+
+/// The float parameters of a network with `hidden` lanes per perspective.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Accumulator width H.
+    pub hidden: usize,
+    /// Every parameter, in the layout of the module doc.
+    pub params: Vec<f32>,
+}
+
+/// Where each block of the flat parameter vector starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Start of the feature-transformer bias (the weights start at 0).
+    pub ft_b: usize,
+    /// Start of the output weights.
+    pub out_w: usize,
+    /// Index of the output bias.
+    pub out_b: usize,
+    /// Number of parameters.
+    pub len: usize,
+}
+
+impl Layout {
+    /// The layout for `hidden` lanes.
+    pub fn new(hidden: usize) -> Layout {
+        let ft_b = INPUTS * hidden;
+        let out_w = ft_b + hidden;
+        let out_b = out_w + 2 * hidden;
+        Layout {
+            ft_b,
+            out_w,
+            out_b,
+            len: out_b + 1,
+        }
+    }
+}
+
+/// SCReLU of the float form: clamp(x, 0, 1)^2.
+#[inline(always)]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+impl Net {
+    /// A network with deterministic random weights: uniform in +-1/sqrt(fan-in) (768 for the feature
+    /// transformer, 2H for the output), biases zero.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        let l = Layout::new(hidden);
+        let mut rng = Rng::new(seed ^ 0x494e_4954);
+        let mut params = vec![0.0; l.len];
+        let a = 1.0 / (INPUTS as f32).sqrt();
+        for p in &mut params[..l.ft_b] {
+            *p = rng.uniform(-a, a);
+        }
+        let a = 1.0 / ((2 * hidden) as f32).sqrt();
+        for p in &mut params[l.out_w..l.out_b] {
+            *p = rng.uniform(-a, a);
+        }
+        Net { hidden, params }
+    }
+
+    /// The block offsets of this network.
+    pub fn layout(&self) -> Layout {
+        Layout::new(self.hidden)
+    }
+
+    /// Fills both accumulators (length H each) for `f`.
+    pub fn accumulate(&self, f: &Features, acc_stm: &mut [f32], acc_opp: &mut [f32]) {
+        let l = self.layout();
+        let h = self.hidden;
+        let ft_w = &self.params[..l.ft_b];
+        let bias = &self.params[l.ft_b..l.out_w];
+        for (acc, feats) in [(acc_stm, f.stm()), (acc_opp, f.opp())] {
+            acc.copy_from_slice(bias);
+            for &i in feats {
+                let row = &ft_w[i as usize * h..][..h];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+    }
+
+    /// The raw output y (eval in units of 400 cp) from filled accumulators.
+    pub fn output(&self, acc_stm: &[f32], acc_opp: &[f32]) -> f32 {
+        let l = self.layout();
+        let (w1, w2) = self.params[l.out_w..l.out_b].split_at(self.hidden);
+        self.params[l.out_b] + screlu_dot(acc_stm, w1) + screlu_dot(acc_opp, w2)
+    }
+
+    /// The raw output y of a record (allocates; for tests, the trainer uses [`Worker`]).
+    #[cfg(test)]
+    pub fn forward(&self, f: &Features) -> f32 {
+        let mut a = vec![0.0; self.hidden];
+        let mut b = vec![0.0; self.hidden];
+        self.accumulate(f, &mut a, &mut b);
+        self.output(&a, &b)
+    }
+}
+
+/// sum screlu(acc[i]) * w[i], in eight independent lanes so the compiler can vectorise the reduction.
+fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (ac, ar) = (acc.chunks_exact(8), acc.chunks_exact(8).remainder());
+    let wc = w.chunks_exact(8);
+    let wr = wc.remainder();
+    for (a, w) in ac.zip(wc) {
+        for k in 0..8 {
+            lanes[k] += screlu(a[k]) * w[k];
+        }
+    }
+    let mut sum: f32 = lanes.iter().sum();
+    for (a, w) in ar.iter().zip(wr) {
+        sum += screlu(*a) * w;
+    }
+    sum
+}
+
+/// One thread's scratch: accumulators, their gradients and a dense gradient buffer for every parameter.
+/// Dense (not touched-row lists) because a 16k batch touches nearly every feature row anyway, and the
+/// buffer (3 MB at H = 256) is cleared and reduced in far less time than the batch takes.
+pub struct Worker {
+    /// The gradient of this thread's share of the batch, in the parameter layout.
+    pub grad: Vec<f32>,
+    acc_stm: Vec<f32>,
+    acc_opp: Vec<f32>,
+    d_stm: Vec<f32>,
+    d_opp: Vec<f32>,
+}
+
+impl Worker {
+    /// Scratch for a network with `hidden` lanes.
+    pub fn new(hidden: usize) -> Worker {
+        Worker {
+            grad: vec![0.0; Layout::new(hidden).len],
+            acc_stm: vec![0.0; hidden],
+            acc_opp: vec![0.0; hidden],
+            d_stm: vec![0.0; hidden],
+            d_opp: vec![0.0; hidden],
+        }
+    }
+
+    /// Adds `scale` times the gradient of one record's squared error to `self.grad`; returns the error.
+    pub fn backprop(&mut self, net: &Net, r: &ChessBoard, lambda: f32, scale: f32) -> f32 {
+        let l = net.layout();
+        let h = net.hidden;
+        let f = features(r);
+        net.accumulate(&f, &mut self.acc_stm, &mut self.acc_opp);
+        let p = sigmoid(net.output(&self.acc_stm, &self.acc_opp));
+        let err = p - target(r, lambda);
+        // d/dy (sigmoid(y) - t)^2 = 2 (p - t) p (1 - p)
+        let g = 2.0 * err * p * (1.0 - p) * scale;
+
+        let (w1, w2) = net.params[l.out_w..l.out_b].split_at(h);
+        let (grad_ft, rest) = self.grad.split_at_mut(l.ft_b);
+        let (grad_b, rest) = rest.split_at_mut(h);
+        let (grad_w1, rest) = rest.split_at_mut(h);
+        let (grad_w2, grad_out_b) = rest.split_at_mut(h);
+        grad_out_b[0] += g;
+        for (acc, w, gw, d) in [
+            (&self.acc_stm, w1, grad_w1, &mut self.d_stm),
+            (&self.acc_opp, w2, grad_w2, &mut self.d_opp),
+        ] {
+            for i in 0..h {
+                let a = acc[i];
+                let c = a.clamp(0.0, 1.0);
+                gw[i] += g * c * c;
+                // screlu'(a) = 2a on (0, 1), 0 elsewhere; c is 0 below the range, so only the top needs a test.
+                d[i] = if a < 1.0 { 2.0 * c * g * w[i] } else { 0.0 };
+            }
+        }
+        for ((gb, ds), dopp) in grad_b.iter_mut().zip(&self.d_stm).zip(&self.d_opp) {
+            *gb += ds + dopp;
+        }
+        for (feats, d) in [(f.stm(), &self.d_stm), (f.opp(), &self.d_opp)] {
+            for &i in feats {
+                let row = &mut grad_ft[i as usize * h..][..h];
+                for (gr, di) in row.iter_mut().zip(d.iter()) {
+                    *gr += di;
+                }
+            }
+        }
+        err * err
+    }
+}
+
+/// The mean-loss gradient of a batch (records `order[..]` of `data`) on `workers.len()` threads: each thread
+/// fills its own buffer from its share; the caller reduces them (the optimiser does, in parallel).
+/// Returns the sum of squared errors.
+pub fn batch_gradients(
+    net: &Net,
+    data: &[ChessBoard],
+    order: &[u32],
+    lambda: f32,
+    workers: &mut [Worker],
+) -> f64 {
+    let scale = 1.0 / order.len() as f32;
+    let share = order.len().div_ceil(workers.len());
+    let run = |w: &mut Worker, part: &[u32]| {
+        w.grad.fill(0.0);
+        let mut sum = 0.0f64;
+        for &i in part {
+            sum += f64::from(w.backprop(net, &data[i as usize], lambda, scale));
+        }
+        sum
+    };
+    if workers.len() == 1 {
+        return run(&mut workers[0], order);
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .zip(order.chunks(share.max(1)).chain(std::iter::repeat(&[][..])))
+            .map(|(w, part)| s.spawn(move || run(w, part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("gradient thread panicked"))
+            .sum()
+    })
+}
+
+/// Mean squared error over `data` on `threads` threads (NaN for an empty set).
+pub fn mean_loss(net: &Net, data: &[ChessBoard], lambda: f32, threads: usize) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let share = data.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = data
+            .chunks(share)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut a = vec![0.0; net.hidden];
+                    let mut b = vec![0.0; net.hidden];
+                    part.iter()
+                        .map(|r| {
+                            net.accumulate(&features(r), &mut a, &mut b);
+                            let err = sigmoid(net.output(&a, &b)) - target(r, lambda);
+                            f64::from(err * err)
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("loss thread panicked"))
+            .sum()
+    });
+    total / data.len() as f64
+}

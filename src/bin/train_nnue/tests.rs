@@ -1,0 +1,532 @@
+//! Tests of the trainer: gradients against finite differences, the net file and the integer evaluator
+//! against the float network, training progress, checkpoints and resume, and the data path.
+
+use crate::data::{self, features, synthetic, Features, INPUTS};
+use crate::net::{batch_gradients, mean_loss, Net, Worker};
+use crate::optim::{Checkpoint, LrSchedule, Schedule};
+use crate::quant::{self, fnv1a64, QuantNet};
+use crate::rng::Rng;
+use crate::train::{self, Config};
+use bulletformat::{BulletFormat, ChessBoard};
+use corvid::chess::Position;
+
+/// A network with weights large enough that accumulators fall below 0, inside (0, 1) and above 1.
+fn spread_net(hidden: usize, seed: u64) -> Net {
+    let mut net = Net::random(hidden, seed);
+    let mut rng = Rng::new(seed + 1);
+    for p in &mut net.params {
+        *p = rng.uniform(-0.5, 0.5);
+    }
+    net
+}
+
+/// The loss of a batch in f64, written independently of the trainer: features from the crate's own
+/// (piece, square) iterator, the target from the raw fields.
+fn reference_loss(hidden: usize, params: &[f64], batch: &[ChessBoard], lambda: f64) -> f64 {
+    let (ft_b, out_w, out_b) = (
+        INPUTS * hidden,
+        INPUTS * hidden + hidden,
+        INPUTS * hidden + 3 * hidden,
+    );
+    let mut total = 0.0;
+    for r in batch {
+        let mut acc = [params[ft_b..out_w].to_vec(), params[ft_b..out_w].to_vec()];
+        for (piece, sq) in *r {
+            let (c, t, sq) = (
+                usize::from(piece >> 3),
+                usize::from(piece & 7),
+                usize::from(sq),
+            );
+            let rows = [c * 384 + t * 64 + sq, (1 - c) * 384 + t * 64 + (sq ^ 56)];
+            for (a, row) in acc.iter_mut().zip(rows) {
+                for (i, x) in a.iter_mut().enumerate() {
+                    *x += params[row * hidden + i];
+                }
+            }
+        }
+        let mut y = params[out_b];
+        for (side, a) in acc.iter().enumerate() {
+            for (i, x) in a.iter().enumerate() {
+                y += x.clamp(0.0, 1.0).powi(2) * params[out_w + side * hidden + i];
+            }
+        }
+        let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+        let t =
+            lambda * f64::from(r.result) / 2.0 + (1.0 - lambda) * sig(f64::from(r.score) / 400.0);
+        total += (sig(y) - t).powi(2);
+    }
+    total / batch.len() as f64
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let hidden = 8;
+    let net = spread_net(hidden, 3);
+    let batch = synthetic(6, 11);
+    let order: Vec<u32> = (0..batch.len() as u32).collect();
+    let mut workers = vec![Worker::new(hidden)];
+    batch_gradients(&net, &batch, &order, 0.4, &mut workers);
+    let analytic = &workers[0].grad;
+
+    let mut p: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+    let h = 1e-5;
+    let (mut checked, mut nonzero) = (0, 0);
+    for k in 0..p.len() {
+        let keep = p[k];
+        p[k] = keep + h;
+        let up = reference_loss(hidden, &p, &batch, 0.4);
+        p[k] = keep - h;
+        let down = reference_loss(hidden, &p, &batch, 0.4);
+        p[k] = keep;
+        let fd = (up - down) / (2.0 * h);
+        let a = f64::from(analytic[k]);
+        assert!(
+            (a - fd).abs() <= 1e-6 + 1e-3 * fd.abs(),
+            "parameter {k}: analytic {a:e}, finite difference {fd:e}"
+        );
+        checked += 1;
+        if fd.abs() > 1e-5 {
+            nonzero += 1;
+        }
+    }
+    // Every block must take part: 6 positions touch ~150 of the 6144 feature weights, plus biases and out.
+    assert_eq!(checked, net.params.len());
+    assert!(nonzero > 100, "only {nonzero} non-trivial gradients");
+}
+
+#[test]
+fn threaded_gradient_equals_single_thread() {
+    let hidden = 16;
+    let net = spread_net(hidden, 5);
+    let data = synthetic(301, 12);
+    let order: Vec<u32> = (0..data.len() as u32).rev().collect();
+    let mut one = vec![Worker::new(hidden)];
+    let loss1 = batch_gradients(&net, &data, &order, 0.3, &mut one);
+    let mut three: Vec<Worker> = (0..3).map(|_| Worker::new(hidden)).collect();
+    let loss3 = batch_gradients(&net, &data, &order, 0.3, &mut three);
+    assert!((loss1 - loss3).abs() < 1e-9 * loss1.max(1.0));
+    for k in 0..one[0].grad.len() {
+        let sum: f32 = three.iter().map(|w| w.grad[k]).sum();
+        assert!(
+            (sum - one[0].grad[k]).abs() <= 1e-6 + 1e-4 * sum.abs(),
+            "parameter {k}"
+        );
+    }
+    // The loss of the batch is the mean of the per-record losses reported.
+    let mean = mean_loss(&net, &data, 0.3, 2);
+    assert!((mean - loss1 / data.len() as f64).abs() < 1e-6);
+}
+
+/// A briefly trained net, so the weights look like a real net's rather than an initialisation's.
+fn trained_net(hidden: usize) -> Net {
+    let data = synthetic(3000, 21);
+    let cfg = quiet_config(8, 256, 0.01);
+    train::train(&cfg, train::fresh(hidden, 7), &data, &[])
+        .expect("training")
+        .net
+}
+
+fn quiet_config(epochs: usize, batch: usize, lr: f32) -> Config {
+    Config {
+        lambda: 0.3,
+        wd: 0.01,
+        schedule: LrSchedule {
+            base: lr,
+            kind: Schedule::Cosine,
+            final_frac: 0.05,
+            step_every: 1,
+            gamma: 1.0,
+            epochs,
+        },
+        batch,
+        threads: 2,
+        seed: 9,
+        out_dir: None,
+        progress_secs: 0.0,
+        quiet: true,
+    }
+}
+
+#[test]
+fn quantised_file_agrees_with_float_net() {
+    let net = trained_net(64);
+    let bytes = QuantNet::from_float(&net).expect("in range").to_bytes();
+    let q = QuantNet::from_bytes(&bytes).expect("valid file");
+    // The same network with the quantised values as floats: the integer evaluator must reproduce its float
+    // forward pass up to the two truncating divisions: under 1 cp for the last, 400 / (QA * QB) = 0.025 cp
+    // for the first.
+    let l = net.layout();
+    let mut deq = net.clone();
+    for (k, p) in deq.params.iter_mut().enumerate() {
+        *p = if k < l.out_w {
+            let v = if k < l.ft_b {
+                q.ft_w[k]
+            } else {
+                q.ft_b[k - l.ft_b]
+            };
+            f32::from(v) / quant::QA as f32
+        } else if k < l.out_b {
+            f32::from(q.out_w[k - l.out_w]) / quant::QB as f32
+        } else {
+            q.out_b as f32 / (quant::QA * quant::QB) as f32
+        };
+    }
+    let positions = synthetic(2000, 33);
+    let (mut worst_exact, mut worst, mut sum) = (0.0f32, 0.0f32, 0.0f32);
+    let mut spread = 0.0f32;
+    for r in &positions {
+        let f = features(r);
+        let int = q.evaluate(&f) as f32;
+        worst_exact = worst_exact.max((int - deq.forward(&f) * 400.0).abs());
+        let float = net.forward(&f) * 400.0;
+        worst = worst.max((int - float).abs());
+        sum += (int - float).abs();
+        spread = spread.max(float.abs());
+    }
+    let mean = sum / positions.len() as f32;
+    eprintln!("integer vs dequantised: worst {worst_exact} cp; vs float: mean {mean} cp, worst {worst} cp, evals up to {spread} cp");
+    assert!(
+        worst_exact < 1.03,
+        "integer vs dequantised float: {worst_exact} cp"
+    );
+    // Against the unquantised float net the rounding costs more, mostly that of the output weights: one
+    // step of 1/QB = 1/64 is large beside trained output weights of about 0.1-0.2, and 2H lanes add up.
+    assert!(
+        mean <= 15.0 && worst <= 50.0,
+        "integer vs float: mean {mean} cp, worst {worst} cp"
+    );
+    // The comparison means something only if the net's evaluations are far from zero.
+    assert!(spread > 300.0, "evaluations span only {spread} cp");
+}
+
+#[test]
+fn net_file_size_header_and_checksum() {
+    assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    let hidden = 24;
+    let bytes = QuantNet::from_float(&Net::random(hidden, 1))
+        .expect("in range")
+        .to_bytes();
+    assert_eq!(
+        bytes.len(),
+        32 + 1536 * hidden + 2 * hidden + 4 * hidden + 4 + 8
+    );
+    assert_eq!(bytes.len(), quant::file_size(hidden));
+    assert_eq!(&bytes[..8], b"CRVDNNUE");
+    let word = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+    assert_eq!(
+        [word(8), word(12), word(16), word(20), word(24), word(28)],
+        [1, 24, 255, 64, 400, 0]
+    );
+    let body = bytes.len() - 8;
+    assert_eq!(
+        u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes")),
+        fnv1a64(&bytes[..body])
+    );
+    // Every kind of damage is refused with its own reason.
+    let mut flipped = bytes.clone();
+    flipped[1000] ^= 1;
+    assert!(QuantNet::from_bytes(&flipped)
+        .unwrap_err()
+        .contains("checksum"));
+    assert!(QuantNet::from_bytes(&bytes[..bytes.len() - 2])
+        .unwrap_err()
+        .contains("size"));
+    let mut magic = bytes.clone();
+    magic[0] = b'X';
+    assert!(QuantNet::from_bytes(&magic).unwrap_err().contains("magic"));
+    let mut version = bytes.clone();
+    version[8] = 2;
+    assert!(QuantNet::from_bytes(&version)
+        .unwrap_err()
+        .contains("version"));
+    let mut qa = bytes.clone();
+    qa[16] = 0;
+    assert!(QuantNet::from_bytes(&qa).unwrap_err().contains("QA"));
+    // Out-of-range weights are an error, not a silent saturation.
+    let mut big = Net::random(8, 1);
+    big.params[3] = 200.0;
+    assert!(QuantNet::from_float(&big).is_err());
+}
+
+#[test]
+fn training_lowers_validation_loss() {
+    let mut records = synthetic(6000, 41);
+    let val = data::split_validation(&mut records, 0.1, 3);
+    assert!(val.len() > 450 && val.len() < 750, "held out {}", val.len());
+    let cfg = quiet_config(10, 128, 0.01);
+    let s = train::train(&cfg, train::fresh(32, 3), &records, &val).expect("training");
+    let last = s.epochs.last().expect("epochs").2;
+    assert_eq!(s.epochs.len(), 10);
+    assert!(
+        last < 0.3 * s.initial_val,
+        "validation loss {} -> {last}",
+        s.initial_val
+    );
+    // Material is what the scores measure: a queen up must now evaluate far above a queen down.
+    let up = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 0 | 0.5"
+        .parse::<ChessBoard>()
+        .expect("fen");
+    let down = "3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 0.5"
+        .parse::<ChessBoard>()
+        .expect("fen");
+    let (up, down) = (
+        s.net.forward(&features(&up)) * 400.0,
+        s.net.forward(&features(&down)) * 400.0,
+    );
+    assert!(
+        up > 300.0 && down < -300.0,
+        "queen up {up} cp, queen down {down} cp"
+    );
+}
+
+#[test]
+fn checkpoint_round_trip_and_resume_continue_the_same_run() {
+    let data = synthetic(1500, 51);
+    let whole =
+        train::train(&quiet_config(3, 200, 0.01), train::fresh(16, 4), &data, &[]).expect("train");
+
+    let dir = std::env::temp_dir().join(format!("train_nnue_test_{}", std::process::id()));
+    let mut cfg = quiet_config(3, 200, 0.01);
+    cfg.out_dir = Some(dir.clone());
+    cfg.schedule.epochs = 3;
+    let mut first = cfg.clone();
+    first.schedule.epochs = 1;
+    let partial = train::train(&first, train::fresh(16, 4), &data, &[]).expect("first epoch");
+    assert_eq!(partial.epochs.len(), 1);
+    let ck = Checkpoint::load(&dir.join("epoch1.ckpt")).expect("checkpoint");
+    assert_eq!(ck.epochs_done, 1);
+    assert_eq!(ck.net, partial.net);
+    assert_eq!(
+        Checkpoint::from_bytes(&ck.to_bytes()).expect("round trip"),
+        ck
+    );
+    let mut damaged = ck.to_bytes();
+    damaged[100] ^= 4;
+    assert!(Checkpoint::from_bytes(&damaged).is_err());
+    // A one-epoch run's cosine schedule is not the first third of a three-epoch run's, so the resume is
+    // checked from the first checkpoint of a three-epoch run (which overwrites epoch1.ckpt).
+    let rest = train::train(&cfg, train::fresh(16, 4), &data, &[]).expect("three epochs");
+    assert_eq!(
+        rest.net, whole.net,
+        "the same run writing files trains the same net"
+    );
+    let ck1 = Checkpoint::load(&dir.join("epoch1.ckpt")).expect("checkpoint of epoch 1");
+    let resumed = train::train(&cfg, ck1, &data, &[]).expect("resumed");
+    assert_eq!(
+        resumed.epochs.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [2, 3]
+    );
+    assert_eq!(
+        resumed.net, whole.net,
+        "resuming after epoch 1 must reproduce the uninterrupted run"
+    );
+    let file = std::fs::read(dir.join("final.nnue")).expect("final net");
+    assert_eq!(
+        QuantNet::from_bytes(&file).expect("valid"),
+        QuantNet::from_float(&whole.net).expect("q")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn records_round_trip_through_a_file() {
+    let records = synthetic(500, 61);
+    let path = std::env::temp_dir().join(format!("train_nnue_records_{}.bin", std::process::id()));
+    {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        ChessBoard::write_to_bin(&mut w, &records).expect("write");
+        // One corrupt record (a result of 7) and half a record, as a killed writer would leave.
+        let mut bad = records[0];
+        bad.result = 7;
+        ChessBoard::write_to_bin(&mut w, &[bad]).expect("write");
+        std::io::Write::write_all(&mut w, &[1, 2, 3, 4, 5]).expect("write");
+    }
+    let loaded = data::load_files(&[&path]).expect("load");
+    std::fs::remove_file(&path).ok();
+    assert_eq!(loaded.records, records);
+    assert_eq!((loaded.invalid, loaded.partial_bytes), (1, 5));
+    // And the byte decoder agrees with the crate's own view of the struct.
+    let bytes = ChessBoard::as_bytes_slice(&records[..1]);
+    assert_eq!(
+        data::parse_record(bytes.try_into().expect("32 bytes")),
+        records[0]
+    );
+}
+
+#[test]
+fn data_features_match_the_engine_formula() {
+    // The start position: White's a2 pawn is feature 8 for White and 384 + 48 for Black.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let f = features(
+        &format!("{start} | 0 | 0.5")
+            .parse::<ChessBoard>()
+            .expect("fen"),
+    );
+    assert!(f.stm().contains(&8) && f.opp().contains(&(384 + 48)));
+    // Black to move on the same board sees the mirror image: the same two feature lists, swapped.
+    let black = format!("{} | 0 | 0.5", start.replace(" w ", " b "));
+    let black = features(&black.parse::<ChessBoard>().expect("fen"));
+    assert_eq!(sorted(black.stm()), sorted(f.opp()));
+    assert_eq!(sorted(black.opp()), sorted(f.stm()));
+
+    let mut compared = 0;
+    for line in data::synthetic_lines(400, 71) {
+        let fen = line.split('|').next().expect("fen").trim();
+        let Ok(pos) = Position::from_fen(fen, false) else {
+            continue; // random placements are often illegal (the side not to move in check)
+        };
+        let engine: Features = crate::position_features(&pos);
+        let record = features(&line.parse::<ChessBoard>().expect("line"));
+        assert_eq!(sorted(engine.stm()), sorted(record.stm()), "{fen}");
+        assert_eq!(sorted(engine.opp()), sorted(record.opp()), "{fen}");
+        compared += 1;
+    }
+    assert!(compared > 100, "only {compared} legal positions compared");
+}
+
+fn sorted(v: &[u16]) -> Vec<u16> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn validation_split_and_shuffle_are_deterministic() {
+    let base = synthetic(2000, 81);
+    let (mut a, mut b) = (base.clone(), base.clone());
+    let (va, vb) = (
+        data::split_validation(&mut a, 0.05, 5),
+        data::split_validation(&mut b, 0.05, 5),
+    );
+    assert_eq!((&a, &va), (&b, &vb));
+    assert_eq!(a.len() + va.len(), base.len());
+    let mut c = base.clone();
+    assert_ne!(
+        data::split_validation(&mut c, 0.05, 6),
+        va,
+        "another seed holds out other positions"
+    );
+    let order = data::epoch_order(1000, 5, 0);
+    assert_eq!(order, data::epoch_order(1000, 5, 0));
+    assert_ne!(order, data::epoch_order(1000, 5, 1));
+    assert_eq!(sorted_u32(&order), (0..1000).collect::<Vec<u32>>());
+    assert_eq!(Net::random(16, 2), Net::random(16, 2));
+    assert_ne!(Net::random(16, 2), Net::random(16, 3));
+}
+
+fn sorted_u32(v: &[u32]) -> Vec<u32> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn learning_rate_schedules() {
+    let mut s = LrSchedule {
+        base: 0.001,
+        kind: Schedule::Cosine,
+        final_frac: 0.1,
+        step_every: 2,
+        gamma: 0.5,
+        epochs: 10,
+    };
+    assert!((s.at(0, 0.0) - 0.001).abs() < 1e-9);
+    assert!(
+        (s.at(4, 1.0) - 0.00055).abs() < 1e-7,
+        "half way: {}",
+        s.at(4, 1.0)
+    );
+    assert!((s.at(9, 1.0) - 0.0001).abs() < 1e-9);
+    assert!(s.at(3, 0.5) > s.at(3, 0.6));
+    s.kind = Schedule::Step;
+    assert_eq!(
+        [s.at(0, 0.9), s.at(1, 0.5), s.at(2, 0.0), s.at(5, 0.0)],
+        [0.001, 0.001, 0.0005, 0.00025]
+    );
+    s.kind = Schedule::Constant;
+    assert_eq!(s.at(9, 1.0), 0.001);
+}
+
+#[test]
+fn command_line_train_export_and_eval() {
+    use clap::{CommandFactory, Parser};
+    crate::Cli::command().debug_assert();
+    let dir = std::env::temp_dir().join(format!("train_nnue_cli_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let data = dir.join("data.bin");
+    let s = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_string();
+    let parse = |args: &[&str]| crate::Cli::try_parse_from(args).expect("valid command line");
+    crate::run(parse(&[
+        "t",
+        "synth",
+        "--out",
+        &s(&data),
+        "--positions",
+        "2000",
+    ]))
+    .expect("synth");
+    let out = dir.join("run");
+    let train = [
+        "t",
+        "train",
+        &s(&data),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--threads",
+        "2",
+        "--out-dir",
+        &s(&out),
+        "--progress-secs",
+        "0",
+        "--val-fraction",
+        "0.1",
+    ];
+    crate::run(parse(&train)).expect("train");
+    // The export of the last checkpoint is the final net, byte for byte.
+    let exported = dir.join("exported.nnue");
+    let ckpt = out.join("epoch2.ckpt");
+    crate::run(parse(&[
+        "t",
+        "export",
+        "--checkpoint",
+        &s(&ckpt),
+        "--out",
+        &s(&exported),
+    ]))
+    .expect("export");
+    let final_net = std::fs::read(out.join("final.nnue")).expect("final");
+    assert_eq!(std::fs::read(&exported).expect("exported"), final_net);
+    assert_eq!(
+        std::fs::read(out.join("epoch2.nnue")).expect("epoch 2"),
+        final_net
+    );
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    crate::run(parse(&["t", "eval", "--net", &s(&exported), "--fen", fen])).expect("eval");
+    // Bad input is an error, not a panic.
+    assert!(crate::run(parse(&[
+        "t",
+        "eval",
+        "--net",
+        &s(&exported),
+        "--fen",
+        "8/8 w"
+    ]))
+    .is_err());
+    assert!(crate::run(parse(&["t", "eval", "--net", &s(&data), "--fen", fen])).is_err());
+    let (data_s, ckpt_s) = (s(&data), s(&ckpt));
+    let resume = [
+        "t", "train", &data_s, "--resume", &ckpt_s, "--hidden", "32", "--epochs", "3",
+    ];
+    let err = crate::run(parse(&resume)).expect_err("H differs from the checkpoint's");
+    assert!(err.contains("--hidden"), "{err}");
+    assert!(
+        crate::Cli::try_parse_from(["t", "train"]).is_err(),
+        "data files are required"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -10,7 +10,10 @@
 //! Engines are kept per worker thread for many games (`ucinewgame` + `isready` between them), as a GUI does; an
 //! engine that forfeits is killed and started afresh for the next game, since its state is then unknown.
 
-use crate::chess::Color;
+use crate::game::Variant as _;
+use crate::types::Color;
+use crate::variants::{ByGame, Family, Known};
+use crate::{by_game, for_game};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -42,21 +45,8 @@ or an engine that cannot play at all";
 /// How long an engine may take to answer `uci` or `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// Which game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    Chess,
-    Makromachy,
-}
-
-impl Variant {
-    fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => "chess",
-            Variant::Makromachy => "makromachy",
-        }
-    }
-}
+/// Which game is played: the one [`GameKind`] every front end names games by.
+pub use crate::game::GameKind as Variant;
 
 /// What an engine is asked to do per move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -344,73 +334,48 @@ pub struct Ending {
     pub reason: String,
 }
 
+/// [`crate::rules::Record`] as a [`Family`], so that one record of whichever game runs fits in a `ByGame`.
+struct RecordOf;
+impl Family for RecordOf {
+    type Of<V: Known> = crate::rules::Record<V>;
+}
+
 /// A game being refereed by `crate::rules`: its moves and how it ended.
 #[derive(Clone)]
-enum Record {
-    Chess(Box<crate::rules::Game>),
-    Makro(Box<crate::rules::MakroRecord>),
-}
+struct Record(Box<ByGame<RecordOf>>);
 
 impl Record {
     fn new(variant: Variant) -> Record {
-        match variant {
-            Variant::Chess => Record::Chess(Box::new(crate::rules::Game::new(
-                crate::chess::Position::startpos(),
-            ))),
-            Variant::Makromachy => Record::Makro(Box::new(crate::rules::MakroRecord::startpos())),
-        }
+        for_game!(variant, V => Record(Box::new(V::inject::<RecordOf>(crate::rules::Record::<V>::startpos()))))
     }
 
     fn side_to_move(&self) -> Color {
-        match self {
-            Record::Chess(g) => g.position().side_to_move(),
-            Record::Makro(r) => r.position().side_to_move(),
-        }
+        by_game!(&*self.0, r, V => r.side_to_move())
     }
 
     /// The legal moves as text.
     fn legal_texts(&self) -> Vec<String> {
-        match self {
-            Record::Chess(g) => {
-                let pos = g.position();
-                pos.legal_moves()
-                    .as_slice()
-                    .iter()
-                    .map(|m| m.to_uci(false))
-                    .collect()
-            }
-            Record::Makro(r) => r
-                .position()
-                .legal_moves()
+        by_game!(&*self.0, r, V => {
+            let pos = r.position();
+            V::legal_moves(pos)
                 .into_iter()
-                .map(|m| m.text())
-                .collect(),
-        }
+                .map(|m| V::move_text(pos, m))
+                .collect()
+        })
     }
 
     /// Plays a move given as protocol text; its canonical text, or why it is not a legal move.
     fn play_text(&mut self, text: &str) -> Result<String, String> {
-        match self {
-            Record::Chess(g) => {
-                let m = g
-                    .position()
-                    .parse_uci_move(text)
-                    .map_err(|e| e.to_string())?;
-                g.play(m).map_err(|e| e.to_string())?;
-                Ok(m.to_uci(false))
-            }
-            Record::Makro(r) => r
-                .play_text(text)
-                .map(|m| m.text())
-                .map_err(|e| e.to_string()),
-        }
+        by_game!(&mut *self.0, r, V => {
+            let m = V::parse_move(r.position(), text).map_err(|e| e.to_string())?;
+            let canonical = V::move_text(r.position(), m);
+            r.play(m).map_err(|e| e.to_string())?;
+            Ok(canonical)
+        })
     }
 
     fn outcome(&self) -> Option<Ending> {
-        let outcome = match self {
-            Record::Chess(g) => g.outcome(),
-            Record::Makro(r) => r.outcome(),
-        };
+        let outcome = by_game!(&*self.0, r, V => r.outcome());
         outcome.map(|o| Ending {
             winner: o.winner,
             reason: o.termination.to_string(),
@@ -1626,7 +1591,7 @@ mod tests {
         for t in ["a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1"] {
             g.play_text(t).unwrap();
         }
-        let mut r = Record::Makro(Box::new(g));
+        let mut r = Record(Box::new(ByGame::Makromachy(g)));
         assert_eq!(r.outcome(), None);
         r.play_text("m14n14").unwrap();
         assert_eq!(

@@ -1,7 +1,7 @@
 //! The xboard protocol (CECP v2): parsing commands and formatting replies. All CECP text Corvid writes is
 //! produced here; the game is a `rules::Game` (so results, draw claims and the draw-offer rule are the rules
 //! module's), the thinking is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation
-//! decisions are `play::Conduct`'s.
+//! decisions are `conduct::Conduct`'s.
 //!
 //! Parsing never panics: a malformed command gets one `Error (…): …` line (an illegal move `Illegal move: …`,
 //! a bad position `tellusererror Illegal position`) and the session carries on with the state it had.
@@ -12,11 +12,12 @@
 //! legs: `g2h3,h3i4`); the game is a `rules::MakroRecord`.
 
 use crate::chess::{Color, Move, MoveKind, Position};
-use crate::engine::{Engine, OptionError, Report};
+use crate::conduct::{Conduct, Policy};
+use crate::engine::{BestMove, Engine, OptionError, Report};
 use crate::makro::Kind;
-use crate::play::{Conduct, Policy};
-use crate::rules::{Game, MakroRecord, RulesError};
-use crate::search::{Bound, Event, Info, Limits, Outcome, Score};
+use crate::rules::{Game, MakroRecord, Rules, RulesError};
+use crate::search::{Bound, Event, Info, Limits, Score};
+use crate::variants::{Chess, Makromachy};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -514,55 +515,46 @@ trait Record {
     fn static_eval(&self, me: Color) -> i32;
 }
 
-macro_rules! impl_record {
-    ($t:ty, $eval:path) => {
-        impl Record for $t {
-            fn side_to_move(&self) -> Color {
-                self.position().side_to_move()
-            }
-            fn moves_made(&self) -> u32 {
-                u32::from(self.position().fullmove_number())
-                    .saturating_sub(u32::from(self.start().fullmove_number()))
-            }
-            fn fullmove(&self) -> u32 {
-                u32::from(self.position().fullmove_number())
-            }
-            fn pending_offer(&self) -> Option<Color> {
-                <$t>::pending_offer(self)
-            }
-            fn can_offer_draw(&self, who: Color) -> bool {
-                <$t>::can_offer_draw(self, who)
-            }
-            fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::offer_draw(self, who)
-            }
-            fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::accept_draw(self, who)
-            }
-            fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::decline_draw(self, who)
-            }
-            fn resign(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::resign(self, who)
-            }
-            fn take_back(&mut self, plies: usize) -> usize {
-                <$t>::take_back(self, plies)
-            }
-            fn static_eval(&self, me: Color) -> i32 {
-                let pos = self.position();
-                let v = $eval(pos);
-                if pos.side_to_move() == me {
-                    v
-                } else {
-                    -v
-                }
-            }
+impl<V: Rules> Record for crate::rules::Record<V> {
+    fn side_to_move(&self) -> Color {
+        crate::rules::Record::side_to_move(self)
+    }
+    fn moves_made(&self) -> u32 {
+        crate::rules::Record::moves_made(self)
+    }
+    fn fullmove(&self) -> u32 {
+        crate::rules::Record::fullmove(self)
+    }
+    fn pending_offer(&self) -> Option<Color> {
+        crate::rules::Record::pending_offer(self)
+    }
+    fn can_offer_draw(&self, who: Color) -> bool {
+        crate::rules::Record::can_offer_draw(self, who)
+    }
+    fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::offer_draw(self, who)
+    }
+    fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::accept_draw(self, who)
+    }
+    fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::decline_draw(self, who)
+    }
+    fn resign(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::resign(self, who)
+    }
+    fn take_back(&mut self, plies: usize) -> usize {
+        crate::rules::Record::take_back(self, plies)
+    }
+    fn static_eval(&self, me: Color) -> i32 {
+        let v = V::evaluate(self.position());
+        if self.side_to_move() == me {
+            v
+        } else {
+            -v
         }
-    };
+    }
 }
-
-impl_record!(Game, crate::eval::chess::evaluate);
-impl_record!(MakroRecord, crate::eval::makro::evaluate);
 
 /// The state of a CECP session.
 struct Session<W: Write> {
@@ -896,7 +888,7 @@ impl<W: Write> Session<W> {
         }
         if self
             .engine
-            .set_game(self.game.start(), self.game.moves())
+            .set_game::<Chess>(self.game.start(), self.game.moves())
             .is_err()
         {
             self.emit("Error (internal): the game could not be set up for the search");
@@ -921,7 +913,7 @@ impl<W: Write> Session<W> {
             return;
         }
         let (start, moves) = (record.start().clone(), record.moves().to_vec());
-        if self.engine.set_makro_game(&start, &moves).is_err() {
+        if self.engine.set_game::<Makromachy>(&start, &moves).is_err() {
             self.emit("Error (internal): the game could not be set up for the search");
             return;
         }
@@ -1010,7 +1002,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Corvid's search is done: answer a standing draw offer, resign, or move (maybe offering a draw).
-    fn finish_search(&mut self, outcome: Outcome) {
+    fn finish_search(&mut self, outcome: BestMove) {
         let Some(root) = self.thinking.take() else {
             return;
         };
@@ -1019,8 +1011,7 @@ impl<W: Write> Session<W> {
         }
         let me = self.corvid;
         let m = outcome
-            .best
-            .and_then(|t| root.parse_uci_move(&t).ok())
+            .best_as::<Chess>()
             .or_else(|| root.legal_moves().iter().next().copied());
         let Some(m) = m else {
             // No legal move: the rules module already ended the game; say so.
@@ -1082,7 +1073,7 @@ impl<W: Write> Session<W> {
     }
 
     /// `finish_search` for Makromachy.
-    fn finish_makro_search(&mut self, outcome: Outcome) {
+    fn finish_makro_search(&mut self, outcome: BestMove) {
         let Some(root) = self.makro_thinking.take() else {
             return;
         };
@@ -1091,8 +1082,7 @@ impl<W: Write> Session<W> {
         }
         let me = self.corvid;
         let m = outcome
-            .best
-            .and_then(|t| root.parse_move(&t).ok())
+            .best_as::<Makromachy>()
             .or_else(|| root.legal_moves().first().copied());
         let Some(record) = self.makro.as_mut() else {
             return;

@@ -13,138 +13,25 @@ use crate::chess::{Color, Move, PieceType, Position, Square};
 use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
 use crate::rules::{Game, RulesError};
 use crate::search::{Event, Limits, Score};
+use crate::variants::{Chess, Known, Makromachy};
 use crossbeam_channel::{unbounded, Receiver};
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-/// When Corvid accepts, offers and resigns. Scores are centipawns from Corvid's point of view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Policy {
-    /// Accept an offer when Corvid's evaluation is at most this (it is not clearly better).
-    pub accept_draw_cp: i32,
-    /// Offer draws at all.
-    pub offer_draws: bool,
-    /// Offer when the last `offer_draw_streak` evaluations all lay within ±this ...
-    pub offer_draw_cp: i32,
-    /// ... over this many of Corvid's own moves in a row ...
-    pub offer_draw_streak: usize,
-    /// ... and at least this many full moves have been played.
-    pub offer_draw_after: u32,
-    /// Resign at all.
-    pub resign: bool,
-    /// Resign when the evaluation was at most minus this ...
-    pub resign_cp: i32,
-    /// ... for this many of Corvid's moves in a row (a mate found against it resigns at once).
-    pub resign_moves: usize,
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Policy {
-            accept_draw_cp: 10,
-            offer_draws: true,
-            offer_draw_cp: 15,
-            offer_draw_streak: 4,
-            offer_draw_after: 30,
-            resign: true,
-            resign_cp: 900,
-            resign_moves: 4,
-        }
-    }
-}
-
-/// A score as one comparable number: mates beyond every centipawn value.
-pub fn score_value(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => 100_000 - n,
-        Score::Mate(n) => -100_000 - n,
-    }
-}
-
-/// Corvid's conduct during one game: the policy and the evaluations of its own moves so far.
-#[derive(Clone, Debug, Default)]
-pub struct Conduct {
-    pub policy: Policy,
-    /// Corvid's evaluation after each of its searches, its own point of view.
-    scores: Vec<Score>,
-}
-
-impl Conduct {
-    pub fn new(policy: Policy) -> Conduct {
-        Conduct {
-            policy,
-            scores: Vec::new(),
-        }
-    }
-
-    /// Forgets the scores (a new game).
-    pub fn reset(&mut self) {
-        self.scores.clear();
-    }
-
-    /// Records the evaluation of the search that chose Corvid's move.
-    pub fn record(&mut self, score: Score) {
-        self.scores.push(score);
-    }
-
-    /// The last recorded evaluation.
-    pub fn last(&self) -> Option<Score> {
-        self.scores.last().copied()
-    }
-
-    /// Does Corvid accept a draw offer, its evaluation being `score`?
-    pub fn accepts_draw(&self, score: Score) -> bool {
-        score_value(score) <= self.policy.accept_draw_cp
-    }
-
-    /// Should Corvid resign (after recording the evaluation of the current position)?
-    pub fn should_resign(&self) -> bool {
-        if !self.policy.resign {
-            return false;
-        }
-        if matches!(self.last(), Some(Score::Mate(n)) if n < 0) {
-            return true;
-        }
-        let k = self.policy.resign_moves.max(1);
-        self.scores.len() >= k
-            && self.scores[self.scores.len() - k..]
-                .iter()
-                .all(|&s| score_value(s) <= -self.policy.resign_cp)
-    }
-
-    /// Should Corvid (playing `me`) offer a draw now? The rules' re-offer limit is part of the answer.
-    pub fn should_offer_draw(&self, game: &Game, me: Color) -> bool {
-        self.should_offer_draw_at(
-            game.can_offer_draw(me),
-            u32::from(game.position().fullmove_number()),
-        )
-    }
-
-    /// [`Conduct::should_offer_draw`] for any game: `may_offer` is the rules' answer (the re-offer limit),
-    /// `fullmove` the current move number.
-    pub fn should_offer_draw_at(&self, may_offer: bool, fullmove: u32) -> bool {
-        let p = &self.policy;
-        let k = p.offer_draw_streak.max(1);
-        p.offer_draws
-            && may_offer
-            && fullmove > p.offer_draw_after
-            && self.scores.len() >= k
-            && self.scores[self.scores.len() - k..]
-                .iter()
-                .all(|&s| score_value(s).abs() <= p.offer_draw_cp)
-    }
-}
+pub use crate::conduct::{score_value, Conduct, Policy};
 
 /// The search's verdict on a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Thought {
+pub struct Thought<M = Move> {
     /// The move to play (`None` without a legal move).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The evaluation for the side to move, when the search reported one.
     pub score: Option<Score>,
 }
+
+/// The search's verdict on a Makromachy position.
+pub type MakroThought = Thought<crate::makro::Move>;
 
 /// An engine used synchronously: set the game, search, wait, read the verdict.
 pub struct Thinker {
@@ -172,102 +59,61 @@ impl Thinker {
         &mut self.engine
     }
 
-    /// Searches the current position of `game` within `limits` and waits for the result.
-    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
-        let pos = *game.position();
-        if self.engine.set_game(game.start(), game.moves()).is_err() {
-            return Thought {
-                best: None,
-                score: None,
-            };
-        }
-        while self.reports.try_recv().is_ok() {}
-        self.engine.go(limits, &[]);
-        self.engine.wait();
+    /// Searches the game of variant `V` from `start` through `moves` within `limits` and waits for the
+    /// result (the engine is switched to `V` first).
+    pub fn think_game<V: Known>(
+        &mut self,
+        start: &V::Position,
+        moves: &[V::Move],
+        limits: Limits,
+    ) -> Thought<V::Move> {
         let mut thought = Thought {
             best: None,
             score: None,
         };
+        if self.engine.game_kind() != V::KIND
+            && self
+                .engine
+                .set_option("UCI_Variant", Some(V::KIND.name()))
+                .is_err()
+        {
+            return thought;
+        }
+        if self.engine.set_game::<V>(start, moves).is_err() {
+            return thought;
+        }
+        while self.reports.try_recv().is_ok() {}
+        self.engine.go(limits, &[]);
+        self.engine.wait();
         while let Ok(r) = self.reports.try_recv() {
             match r {
                 Report::Search(Event::Info(info)) if info.multipv == 1 => {
                     thought.score = Some(info.score)
                 }
-                Report::BestMove(o) => {
-                    thought.best = o.best.and_then(|t| pos.parse_uci_move(&t).ok());
-                }
+                Report::BestMove(o) => thought.best = o.best_as::<V>(),
                 Report::Search(_) => {}
             }
         }
         thought
     }
-}
 
-/// The search's verdict on a Makromachy position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MakroThought {
-    /// The move to play (`None` without a legal move).
-    pub best: Option<crate::makro::Move>,
-    /// The evaluation for the side to move, when the search reported one.
-    pub score: Option<Score>,
-}
+    /// Searches the current position of `game` within `limits` and waits for the result.
+    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
+        self.think_game::<Chess>(game.start(), game.moves(), limits)
+    }
 
-impl Thinker {
-    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result
-    /// (the engine is switched to Makromachy first).
+    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result.
     pub fn think_makro(
         &mut self,
         game: &crate::rules::MakroRecord,
         limits: Limits,
     ) -> MakroThought {
-        let none = MakroThought {
-            best: None,
-            score: None,
-        };
-        let pos = game.position().clone();
-        if !self.engine.is_makromachy()
-            && self
-                .engine
-                .set_option("UCI_Variant", Some("makromachy"))
-                .is_err()
-        {
-            return none;
-        }
-        if self
-            .engine
-            .set_makro_game(game.start(), game.moves())
-            .is_err()
-        {
-            return none;
-        }
-        while self.reports.try_recv().is_ok() {}
-        self.engine.go(limits, &[]);
-        self.engine.wait();
-        let mut thought = none;
-        while let Ok(r) = self.reports.try_recv() {
-            match r {
-                Report::Search(Event::Info(info)) if info.multipv == 1 => {
-                    thought.score = Some(info.score)
-                }
-                Report::BestMove(o) => {
-                    thought.best = o.best.and_then(|t| pos.parse_move(&t).ok());
-                }
-                Report::Search(_) => {}
-            }
-        }
-        thought
+        self.think_game::<Makromachy>(game.start(), game.moves(), limits)
     }
 }
 
-/// Which game `corvid play` plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Variant {
-    /// Orthodox chess.
-    #[default]
-    Chess,
-    /// Makromachy on 14x14.
-    Makromachy,
-}
+/// Which game `corvid play` plays: the one [`crate::game::GameKind`] every front end names games by.
+pub use crate::game::GameKind as Variant;
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,19 +1,23 @@
 //! How games end: the adjudicator that `play`, the xboard front end, match tools and tests use (the search's
 //! own draw and loss detection is held against it in tests).
 //!
-//! - [`chess`]: orthodox chess as Dineri applies the FIDE rules (`../shared/rules/dineri.md`): [`Game`].
+//! - [`record`]: one [`Record`] for every game (moves, resignation, draw offers, take-backs, PGN), with one
+//!   per-game hook, [`Rules`], for how a game ends and how its moves are written.
+//! - [`chess`]: orthodox chess as Dineri applies the FIDE rules (`../shared/rules/dineri.md`): [`ChessRecord`].
 //! - [`makro`]: Makromachy (`../shared/rules/makromachy.md`): [`MakroRecord`], with bare Kings and the loss for
 //!   repeating a position with a checking Eagle move.
 //!
-//! Both share the result types here and the draw-offer rule ([`DrawOffers`]).
+//! All share the result types here and the draw-offer rule ([`DrawOffers`]).
 
 pub mod chess;
 pub mod makro;
+pub mod record;
 
-pub use self::chess::{automatic_ending, same_position, Game};
+pub use self::chess::{automatic_ending, same_position, ChessRecord, Game};
 pub use self::makro::{makro_ending, same_makro_position, MakroRecord};
+pub use self::record::{Record, Rules};
 
-use crate::chess::{Color, MoveParseError};
+use crate::types::{Color, MoveParseError};
 use std::fmt;
 
 /// Why a game ended.

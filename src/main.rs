@@ -107,7 +107,7 @@ fn run_play(args: &[String]) -> ExitCode {
 }
 
 fn run_match(args: &[String]) -> ExitCode {
-    use corvid::arena;
+    use corvid::tools::arena;
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", arena::MATCH_USAGE);
         return ExitCode::SUCCESS;

@@ -206,16 +206,21 @@ impl DrawOffers {
 }
 
 /// One PGN tag pair line; quotes and backslashes in the value are escaped.
-pub(crate) fn pgn_tag(key: &str, value: &str) -> String {
+pub fn pgn_tag(key: &str, value: &str) -> String {
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     format!("[{key} \"{escaped}\"]\n")
 }
 
 /// PGN movetext words wrapped at 80 columns, the result last.
-pub(crate) fn wrap_movetext(text: &str, result: &str) -> String {
+pub fn wrap_movetext(text: &str, result: &str) -> String {
+    wrap_words(text.split_whitespace().chain(std::iter::once(result)))
+}
+
+/// Words (moves, numbers, `{comments}` with their spaces) in lines of at most 80 columns, each line ended.
+pub fn wrap_words<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();
     let mut line = String::new();
-    for word in text.split_whitespace().chain(std::iter::once(result)) {
+    for word in words {
         if !line.is_empty() && line.len() + 1 + word.len() > 80 {
             out.push_str(&line);
             out.push('\n');

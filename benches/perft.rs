@@ -2,7 +2,7 @@
 //! position to depth 4 (the speed benchmark; reference count 17,452,279).
 
 use corvid::chess::Position;
-use corvid::perft::perft;
+use corvid::tools::perft::perft;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

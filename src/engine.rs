@@ -1,16 +1,15 @@
 //! The protocol-free engine facade: a position, options, and a search running on its own thread.
 //!
-//! UCI, CECP (`xboard.rs`) and `play` drive the same `Engine`; nothing here knows protocol text except the
-//! `d` board dump. Results leave through a callback (`Report`), which the UCI loop turns into lines on
+//! UCI, CECP (`xboard/`) and `play` drive the same `Engine`; nothing here knows protocol text or any game:
+//! the engine holds one [`Session`] generic over the variant that runs, opened in one place per method by
+//! `by_game!`. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
-use crate::chess::game::ChessGame;
-use crate::chess::types::squares;
-use crate::chess::{FenError, Move, MoveParseError, Position};
-use crate::game::Game;
-use crate::makro::game::MakroGame;
-use crate::makro::MakroFenError;
-use crate::search::{Control, Event, Limits, Outcome, SearchOptions, Searcher, TranspositionTable};
+use crate::game::{GameKind, Variant};
+use crate::search::{Control, Event, Limits, SearchOptions, Searcher, TranspositionTable};
+use crate::types::MoveParseError;
+use crate::variants::{AnyMove, ByGame, Family, Known};
+use crate::{by_game, for_game};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -259,7 +258,7 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     pub chess960: bool,
     pub show_wdl: bool,
-    pub variant: &'static str,
+    pub variant: GameKind,
     pub limit_strength: bool,
     pub elo: u32,
 }
@@ -274,7 +273,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 10,
             chess960: false,
             show_wdl: false,
-            variant: "chess",
+            variant: GameKind::Chess,
             limit_strength: false,
             elo: ELO_MAX as u32,
         }
@@ -284,25 +283,28 @@ impl Default for EngineOptions {
 /// Why a `position` was not (fully) accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
-    /// The FEN is invalid: nothing changed.
-    Fen(FenError),
-    /// The Makromachy FEN is invalid: nothing changed.
-    MakroFen(MakroFenError),
+    /// The FEN is invalid: nothing changed. `what` names the notation (`FEN`, `Makromachy FEN`).
+    Fen { what: &'static str, reason: String },
     /// Move `index` (0-based) of the list is malformed or illegal: the moves before it were played.
     Move { index: usize, error: MoveParseError },
+    /// A game of another variant than the engine plays: nothing changed.
+    WrongGame { engine: GameKind, given: GameKind },
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::Fen(e) => write!(f, "invalid FEN ({e}); position unchanged"),
-            PositionError::MakroFen(e) => {
-                write!(f, "invalid Makromachy FEN ({e}); position unchanged")
+            PositionError::Fen { what, reason } => {
+                write!(f, "invalid {what} ({reason}); position unchanged")
             }
             PositionError::Move { index, error } => write!(
                 f,
                 "move {} of the list: {error}; position set after the {index} move(s) before it",
                 index + 1
+            ),
+            PositionError::WrongGame { engine, given } => write!(
+                f,
+                "a {given} game while the engine plays {engine}; position unchanged"
             ),
         }
     }
@@ -310,46 +312,29 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// A game to search from: the start position and the moves played from it.
-#[derive(Clone, Debug)]
-pub struct GameSetup {
-    pub start: Position,
-    pub moves: Vec<Move>,
-    /// `start` with `moves` played.
-    pub current: Position,
+/// A move the engine chose, with its text in the protocol notation of the position it was chosen in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChosenMove {
+    /// The move itself (front ends that keep a game record play it without parsing the text again).
+    pub mv: AnyMove,
+    /// Its protocol text (UCI for chess, with the Chess960 castling notation when that is on).
+    pub text: String,
 }
 
-/// Reads a `position` command's contents: `fen` (None: the start position) and a move list. A bad FEN is an
-/// error; a bad move stops the list there, returning the game up to it together with the error (as Stockfish
-/// does). `chess960` chooses the castling notation (a Chess960-only castling field switches it on anyway).
-pub fn setup_game<S: AsRef<str>>(
-    fen: Option<&str>,
-    moves: &[S],
-    chess960: bool,
-) -> Result<(GameSetup, Option<PositionError>), PositionError> {
-    let start = match fen {
-        None => {
-            let mut p = Position::startpos();
-            p.set_chess960(chess960);
-            p
-        }
-        Some(f) => Position::from_fen(f, chess960).map_err(PositionError::Fen)?,
-    };
-    let mut setup = GameSetup {
-        start,
-        moves: Vec::with_capacity(moves.len()),
-        current: start,
-    };
-    for (index, text) in moves.iter().enumerate() {
-        match setup.current.parse_uci_move(text.as_ref()) {
-            Ok(m) => {
-                setup.current.make_move(m);
-                setup.moves.push(m);
-            }
-            Err(error) => return Ok((setup, Some(PositionError::Move { index, error }))),
-        }
+/// The end of a search: the move to play and the expected reply.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BestMove {
+    /// The move to play; `None` only without a legal move.
+    pub best: Option<ChosenMove>,
+    /// The expected reply, when known.
+    pub ponder: Option<ChosenMove>,
+}
+
+impl BestMove {
+    /// The best move as variant `V`'s move (None without one, or when the engine played another game).
+    pub fn best_as<V: Known>(&self) -> Option<V::Move> {
+        self.best.as_ref().and_then(|c| V::unwrap(c.mv))
     }
-    Ok((setup, None))
 }
 
 /// What the engine reports, from the search thread.
@@ -358,7 +343,7 @@ pub enum Report {
     /// Progress of the running search.
     Search(Event),
     /// The end of a search: exactly one per `go`.
-    BestMove(Outcome),
+    BestMove(BestMove),
 }
 
 /// Where reports go (the UCI loop sends them down a channel to the thread that writes stdout).
@@ -367,32 +352,234 @@ pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 /// Stack of the thread that runs a search (the search's own workers get theirs from the search).
 const SEARCH_THREAD_STACK: usize = 8 * 1024 * 1024;
 
-/// The Makromachy side of the engine (`UCI_Variant makromachy`): its game and its search state.
-struct MakroSession {
-    start: crate::makro::Position,
-    moves: Vec<crate::makro::Move>,
-    current: crate::makro::Position,
-    game: MakroGame,
-    searcher: Option<Searcher<MakroGame>>,
+/// One game in the engine: its start, the moves played, the current position, the search state and the
+/// searcher (history tables, thread pool) that keeps its learning between moves.
+pub struct Session<V: Known> {
+    start: V::Position,
+    moves: Vec<V::Move>,
+    current: V::Position,
+    game: V::Search,
+    /// `None` while a search thread has it.
+    searcher: Option<Searcher<V::Search>>,
 }
 
-impl MakroSession {
-    fn new() -> MakroSession {
-        let start = crate::makro::Position::startpos();
-        MakroSession {
+/// [`Session`] as a [`Family`], for the engine's `ByGame`.
+pub struct SessionOf;
+impl Family for SessionOf {
+    type Of<V: Known> = Session<V>;
+}
+
+/// A searcher as a [`Family`]: what a search thread hands back.
+struct SearcherOf;
+impl Family for SearcherOf {
+    type Of<V: Known> = Searcher<V::Search>;
+}
+
+impl<V: Known> Session<V> {
+    /// A game at the start position.
+    fn new(chess960: bool) -> Session<V> {
+        let start = V::start_position(chess960);
+        Session {
+            game: V::search_state(&start, &[]),
             current: start.clone(),
-            game: MakroGame::new(start.clone()),
             start,
             moves: Vec::new(),
             searcher: Some(Searcher::new()),
         }
     }
+
+    /// The game becomes `start` with `moves` (legal) played; the searcher stays.
+    fn install(&mut self, start: V::Position, moves: Vec<V::Move>) {
+        let mut current = start.clone();
+        for &m in &moves {
+            V::play(&mut current, m);
+        }
+        self.game = V::search_state(&start, &moves);
+        self.start = start;
+        self.moves = moves;
+        self.current = current;
+    }
+
+    /// `position` for this game: a FEN (None: the start) and moves as text; a bad move ends the list there.
+    fn set_position<S: AsRef<str>>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[S],
+        chess960: bool,
+    ) -> Result<(), PositionError> {
+        let start = match fen {
+            None => V::start_position(chess960),
+            Some(f) => V::from_fen(f, chess960).map_err(|e| PositionError::Fen {
+                what: V::FEN_NAME,
+                reason: e.to_string(),
+            })?,
+        };
+        let mut current = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        let mut error = None;
+        for (index, text) in moves.iter().enumerate() {
+            match V::parse_move(&current, text.as_ref()) {
+                Ok(m) => {
+                    V::play(&mut current, m);
+                    played.push(m);
+                }
+                Err(e) => {
+                    error = Some(PositionError::Move { index, error: e });
+                    break;
+                }
+            }
+        }
+        self.install(start, played);
+        error.map_or(Ok(()), Err)
+    }
+
+    /// The game from a start and moves a caller already checked; each is verified again, and an illegal one
+    /// ends the list there. The start's castling notation follows `chess960`.
+    fn set_game(
+        &mut self,
+        start: &V::Position,
+        moves: &[V::Move],
+        chess960: bool,
+    ) -> Result<(), PositionError> {
+        let mut start = start.clone();
+        V::set_chess960(&mut start, chess960);
+        let mut current = start.clone();
+        let mut played = Vec::with_capacity(moves.len());
+        let mut error = None;
+        for (index, &m) in moves.iter().enumerate() {
+            if !V::is_legal(&current, m) {
+                error = Some(PositionError::Move {
+                    index,
+                    error: MoveParseError::Illegal(V::move_text(&current, m)),
+                });
+                break;
+            }
+            V::play(&mut current, m);
+            played.push(m);
+        }
+        self.install(start, played);
+        error.map_or(Ok(()), Err)
+    }
+
+    /// Re-notates the game (Chess960 castling): the moves stay, their text changes.
+    fn set_chess960(&mut self, on: bool) {
+        let mut start = self.start.clone();
+        V::set_chess960(&mut start, on);
+        let moves = std::mem::take(&mut self.moves);
+        self.install(start, moves);
+    }
+
+    /// Starts a search of the current position on its own thread; returns the moves of `searchmoves` that are
+    /// not legal here, and the thread (None when none could be started: then the fallback move was reported).
+    fn spawn(
+        &mut self,
+        ctx: SearchContext,
+        limits: Limits,
+        searchmoves: &[String],
+        opts: SearchOptions,
+    ) -> (Vec<MoveParseError>, Option<JoinHandle<ByGame<SearcherOf>>>) {
+        let pos = self.current.clone();
+        let mut rejected = Vec::new();
+        let mut restrict = Vec::new();
+        for text in searchmoves {
+            match V::parse_move(&pos, text) {
+                Ok(m) => restrict.push(m),
+                Err(e) => rejected.push(e),
+            }
+        }
+        let mut searcher = self.searcher.take().unwrap_or_default();
+        let game = self.game.clone();
+        let SearchContext {
+            tt,
+            control,
+            reporter,
+        } = ctx;
+        let thread_reporter = Arc::clone(&reporter);
+        let thread_pos = pos.clone();
+        let thread_restrict = restrict.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_THREAD_STACK)
+            .spawn(move || {
+                let reporter = thread_reporter;
+                let report = |e: Event| reporter(Report::Search(e));
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.run(
+                        &game,
+                        &limits,
+                        &thread_restrict,
+                        &opts,
+                        &tt,
+                        &control,
+                        &report,
+                    )
+                }));
+                let (outcome, searcher) = match result {
+                    Ok(outcome) => (outcome, searcher),
+                    Err(_) => {
+                        // A bug in the search must still not leave the GUI without its bestmove.
+                        report(Event::Text(
+                            "search failed; playing a legal move".to_string(),
+                        ));
+                        (Default::default(), Searcher::new())
+                    }
+                };
+                let best = match outcome.best {
+                    Some(b) => chosen::<V>(&thread_pos, b, outcome.ponder),
+                    None => fallback::<V>(&thread_pos, &thread_restrict),
+                };
+                reporter(Report::BestMove(best));
+                V::inject::<SearcherOf>(searcher)
+            });
+        match spawned {
+            Ok(handle) => (rejected, Some(handle)),
+            Err(e) => {
+                reporter(Report::Search(Event::Text(format!(
+                    "cannot start the search thread ({e}); playing a legal move"
+                ))));
+                reporter(Report::BestMove(fallback::<V>(&pos, &restrict)));
+                self.searcher = Some(Searcher::new());
+                (rejected, None)
+            }
+        }
+    }
 }
 
-/// A search thread hands its searcher (history tables, thread pool) back when it ends.
-enum Finished {
-    Chess(Searcher<ChessGame>),
-    Makro(Searcher<MakroGame>),
+/// What a search thread shares with the engine.
+struct SearchContext {
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    reporter: Reporter,
+}
+
+/// The best move `best` (with the reply `ponder`) of `pos`, with their text.
+fn chosen<V: Known>(pos: &V::Position, best: V::Move, ponder: Option<V::Move>) -> BestMove {
+    let mut after = pos.clone();
+    V::play(&mut after, best);
+    BestMove {
+        best: Some(ChosenMove {
+            mv: V::wrap(best),
+            text: V::move_text(pos, best),
+        }),
+        ponder: ponder.map(|p| ChosenMove {
+            mv: V::wrap(p),
+            text: V::move_text(&after, p),
+        }),
+    }
+}
+
+/// A legal move when the search gave none (stopped before its first iteration, or failed): the first of
+/// `restrict` when given, else the first legal move; `None` only without a legal move.
+fn fallback<V: Known>(pos: &V::Position, restrict: &[V::Move]) -> BestMove {
+    let legal = V::legal_moves(pos);
+    match restrict
+        .iter()
+        .find(|m| legal.contains(m))
+        .or_else(|| legal.first())
+    {
+        Some(&m) => chosen::<V>(pos, m, None),
+        None => BestMove::default(),
+    }
 }
 
 /// The engine: a game to search, the options, the hash table and a search that runs on its own thread.
@@ -402,14 +589,10 @@ enum Finished {
 /// gets exactly one `BestMove`.
 pub struct Engine {
     options: EngineOptions,
-    setup: GameSetup,
-    game: ChessGame,
+    session: ByGame<SessionOf>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    /// `None` while a search thread has it.
-    searcher: Option<Searcher<ChessGame>>,
-    makro: MakroSession,
-    worker: Option<JoinHandle<Finished>>,
+    worker: Option<JoinHandle<ByGame<SearcherOf>>>,
     reporter: Reporter,
 }
 
@@ -417,23 +600,19 @@ impl Engine {
     /// An engine at the start position with default options, reporting through `reporter`.
     pub fn new(reporter: Reporter) -> Engine {
         let options = EngineOptions::default();
-        let (setup, _) = fresh_setup(options.chess960);
         Engine {
-            game: ChessGame::new(setup.start),
-            setup,
+            session: new_session(options.variant, options.chess960),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: Arc::new(Control::default()),
-            searcher: Some(Searcher::new()),
-            makro: MakroSession::new(),
             worker: None,
             options,
             reporter,
         }
     }
 
-    /// Is the engine playing Makromachy (`UCI_Variant makromachy`)?
-    pub fn is_makromachy(&self) -> bool {
-        self.options.variant == "makromachy"
+    /// The game the engine plays (`UCI_Variant`).
+    pub fn game_kind(&self) -> GameKind {
+        self.options.variant
     }
 
     /// The current option values.
@@ -441,9 +620,14 @@ impl Engine {
         &self.options
     }
 
-    /// The position a `go` would search.
-    pub fn position(&self) -> &Position {
-        &self.setup.current
+    /// The position a `go` would search, when the engine plays `V` (None otherwise).
+    pub fn position<V: Known>(&self) -> Option<&V::Position> {
+        V::project(&self.session).map(|s| &s.current)
+    }
+
+    /// The FEN of the position a `go` would search.
+    pub fn fen(&self) -> String {
+        by_game!(&self.session, s, V => V::to_fen(&s.current))
     }
 
     /// Sets the game from a FEN (None: the start position) and the moves played since. A bad FEN changes
@@ -453,112 +637,28 @@ impl Engine {
         fen: Option<&str>,
         moves: &[S],
     ) -> Result<(), PositionError> {
-        if self.is_makromachy() {
-            return self.set_makro_position(fen, moves);
-        }
-        let (setup, error) = setup_game(fen, moves, self.options.chess960)?;
-        self.install(setup);
-        error.map_or(Ok(()), Err)
-    }
-
-    fn set_makro_position<S: AsRef<str>>(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[S],
-    ) -> Result<(), PositionError> {
-        let start = match fen {
-            None => crate::makro::Position::startpos(),
-            Some(f) => crate::makro::Position::from_fen(f).map_err(PositionError::MakroFen)?,
-        };
-        let mut current = start.clone();
-        let mut game = MakroGame::new(start.clone());
-        let mut played = Vec::with_capacity(moves.len());
-        let mut error = None;
-        for (index, text) in moves.iter().enumerate() {
-            match current.parse_move(text.as_ref()) {
-                Ok(m) => {
-                    current.make_move(m);
-                    game.play(m);
-                    played.push(m);
-                }
-                Err(e) => {
-                    error = Some(PositionError::Move { index, error: e });
-                    break;
-                }
-            }
-        }
-        self.makro.start = start;
-        self.makro.current = current;
-        self.makro.game = game;
-        self.makro.moves = played;
-        error.map_or(Ok(()), Err)
-    }
-
-    /// Sets the Makromachy game from a start position and moves already checked by the caller (`play` and CECP
-    /// keep a `rules::MakroRecord`). Like [`Engine::set_game`], an illegal move ends the list there and is
-    /// returned as an error. Meaningful while the engine plays Makromachy (`UCI_Variant makromachy`).
-    pub fn set_makro_game(
-        &mut self,
-        start: &crate::makro::Position,
-        moves: &[crate::makro::Move],
-    ) -> Result<(), PositionError> {
-        let mut current = start.clone();
-        let mut game = MakroGame::new(start.clone());
-        let mut played = Vec::with_capacity(moves.len());
-        let mut error = None;
-        for (index, &m) in moves.iter().enumerate() {
-            if !current.legal_moves().contains(&m) {
-                error = Some(PositionError::Move {
-                    index,
-                    error: MoveParseError::Illegal(m.text()),
-                });
-                break;
-            }
-            current.make_move(m);
-            game.play(m);
-            played.push(m);
-        }
-        self.makro.start = start.clone();
-        self.makro.current = current;
-        self.makro.game = game;
-        self.makro.moves = played;
-        error.map_or(Ok(()), Err)
+        let chess960 = self.options.chess960;
+        by_game!(&mut self.session, s, V => s.set_position(fen, moves, chess960))
     }
 
     /// Sets the game from a start position and moves already checked by the caller (`play` and CECP keep a
-    /// `rules::Game`). The moves are still verified: an illegal one ends the list there and is returned as an
-    /// error, the moves before it kept. The start position's Chess960 flag follows the engine's option.
-    pub fn set_game(&mut self, start: &Position, moves: &[Move]) -> Result<(), PositionError> {
-        let mut start = *start;
-        start.set_chess960(self.options.chess960);
-        let mut setup = GameSetup {
-            start,
-            moves: Vec::with_capacity(moves.len()),
-            current: start,
-        };
-        let mut error = None;
-        for (index, &m) in moves.iter().enumerate() {
-            if !setup.current.is_legal(m) {
-                error = Some(PositionError::Move {
-                    index,
-                    error: MoveParseError::Illegal(m.to_uci(self.options.chess960)),
-                });
-                break;
-            }
-            setup.current.make_move(m);
-            setup.moves.push(m);
+    /// `rules::Record`). The moves are still verified: an illegal one ends the list there and is returned as
+    /// an error, the moves before it kept. The start position's Chess960 flag follows the engine's option. A
+    /// game of another variant than `UCI_Variant` changes nothing.
+    pub fn set_game<V: Known>(
+        &mut self,
+        start: &V::Position,
+        moves: &[V::Move],
+    ) -> Result<(), PositionError> {
+        let chess960 = self.options.chess960;
+        let engine = self.options.variant;
+        match V::project_mut(&mut self.session) {
+            Some(s) => s.set_game(start, moves, chess960),
+            None => Err(PositionError::WrongGame {
+                engine,
+                given: V::KIND,
+            }),
         }
-        self.install(setup);
-        error.map_or(Ok(()), Err)
-    }
-
-    fn install(&mut self, setup: GameSetup) {
-        let mut game = ChessGame::new(setup.start);
-        for &m in &setup.moves {
-            game.play(m);
-        }
-        self.game = game;
-        self.setup = setup;
     }
 
     /// Sets an option (name ignoring case; `value` None for a button). Hash and Clear Hash refuse while a
@@ -595,30 +695,24 @@ impl Engine {
             "UCI_Chess960" => {
                 self.options.chess960 = check(&value);
                 // Re-notate the current game: its moves stay the same, their castling text changes.
-                let mut setup = self.setup.clone();
-                setup.start.set_chess960(self.options.chess960);
-                setup.current.set_chess960(self.options.chess960);
-                self.install(setup);
+                let on = self.options.chess960;
+                by_game!(&mut self.session, s, V => s.set_chess960(on));
             }
             "UCI_ShowWDL" => self.options.show_wdl = check(&value),
             "UCI_Variant" => {
-                if let OptionValue::Combo(v) = value {
-                    if v != self.options.variant {
-                        // The other game's search must not outlive the switch.
-                        self.stop();
-                        self.wait();
-                        self.options.variant = v;
-                        self.tt.clear();
-                        if self.is_makromachy() {
-                            self.makro = MakroSession::new();
-                            (self.reporter)(Report::Search(Event::Text(format!(
-                                "variant makromachy files 14 ranks 14 startpos {}",
-                                crate::makro::STARTPOS
-                            ))));
-                        } else {
-                            let (setup, _) = fresh_setup(self.options.chess960);
-                            self.install(setup);
-                        }
+                let kind = match value {
+                    OptionValue::Combo(v) => GameKind::from_name(v),
+                    _ => None,
+                };
+                if let Some(kind) = kind.filter(|&k| k != self.options.variant) {
+                    // The other game's search must not outlive the switch.
+                    self.stop();
+                    self.wait();
+                    self.options.variant = kind;
+                    self.tt.clear();
+                    self.session = new_session(kind, self.options.chess960);
+                    if let Some(note) = for_game!(kind, V => V::variant_note()) {
+                        (self.reporter)(Report::Search(Event::Text(note)));
                     }
                 }
             }
@@ -634,15 +728,14 @@ impl Engine {
         self.stop();
         self.wait();
         self.tt.clear();
-        if let Some(s) = self.searcher.as_mut() {
-            s.clear();
-        }
-        if let Some(s) = self.makro.searcher.as_mut() {
-            s.clear();
-        }
+        by_game!(&mut self.session, s, V => {
+            if let Some(searcher) = s.searcher.as_mut() {
+                searcher.clear();
+            }
+        });
     }
 
-    /// Starts searching the current position on the search thread and returns at once. `searchmoves` (UCI
+    /// Starts searching the current position on the search thread and returns at once. `searchmoves` (protocol
     /// text) restricts the root moves; the ones that are not legal here are returned and left out (when none
     /// is left, every move is searched). A search already running is stopped first.
     pub fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Vec<MoveParseError> {
@@ -659,112 +752,15 @@ impl Engine {
             limit_elo: self.options.limit_strength.then_some(self.options.elo),
             show_wdl: self.options.show_wdl,
         };
-        let mut rejected = Vec::new();
-        if self.is_makromachy() {
-            let pos = self.makro.current.clone();
-            let mut restrict = Vec::new();
-            for text in searchmoves {
-                match pos.parse_move(text) {
-                    Ok(m) => restrict.push(m),
-                    Err(e) => rejected.push(e),
-                }
-            }
-            let searcher = self.makro.searcher.take().unwrap_or_default();
-            let fallback = move |restrict: &[crate::makro::Move]| {
-                let legal = pos.legal_moves();
-                let best = restrict
-                    .iter()
-                    .find(|m| legal.contains(m))
-                    .or_else(|| legal.first())
-                    .map(|m| m.text());
-                Outcome { best, ponder: None }
-            };
-            let game = self.makro.game.clone();
-            self.spawn(
-                game,
-                searcher,
-                limits,
-                restrict,
-                opts,
-                fallback,
-                Finished::Makro,
-            );
-        } else {
-            let pos = self.setup.current;
-            let mut restrict = Vec::new();
-            for text in searchmoves {
-                match pos.parse_uci_move(text) {
-                    Ok(m) => restrict.push(m),
-                    Err(e) => rejected.push(e),
-                }
-            }
-            let searcher = self.searcher.take().unwrap_or_default();
-            let fallback = move |restrict: &[Move]| fallback_outcome(&pos, restrict);
-            let game = self.game.clone();
-            self.spawn(
-                game,
-                searcher,
-                limits,
-                restrict,
-                opts,
-                fallback,
-                Finished::Chess,
-            );
-        }
+        let ctx = SearchContext {
+            tt: Arc::clone(&self.tt),
+            control: Arc::clone(&self.control),
+            reporter: Arc::clone(&self.reporter),
+        };
+        let (rejected, worker) =
+            by_game!(&mut self.session, s, V => s.spawn(ctx, limits, searchmoves, opts));
+        self.worker = worker;
         rejected
-    }
-
-    /// Runs `searcher` on `game` on the search thread; it reports, then hands the searcher back.
-    /// `fallback` gives a legal move when the search has none to offer (stopped at once, or failed).
-    #[allow(clippy::too_many_arguments)]
-    fn spawn<G: Game>(
-        &mut self,
-        game: G,
-        mut searcher: Searcher<G>,
-        limits: Limits,
-        restrict: Vec<G::Move>,
-        opts: SearchOptions,
-        fallback: impl Fn(&[G::Move]) -> Outcome + Send + 'static,
-        wrap: fn(Searcher<G>) -> Finished,
-    ) {
-        // Computed now for the case where no thread can be started (`restrict` moves into the thread).
-        let spawn_fallback = fallback(&restrict);
-        let tt = Arc::clone(&self.tt);
-        let control = Arc::clone(&self.control);
-        let reporter = Arc::clone(&self.reporter);
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_THREAD_STACK)
-            .spawn(move || {
-                let report = |e: Event| reporter(Report::Search(e));
-                let result = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.run(&game, &limits, &restrict, &opts, &tt, &control, &report)
-                }));
-                let (mut outcome, searcher) = match result {
-                    Ok(outcome) => (outcome, searcher),
-                    Err(_) => {
-                        // A bug in the search must still not leave the GUI without its bestmove.
-                        report(Event::Text(
-                            "search failed; playing a legal move".to_string(),
-                        ));
-                        (Outcome::default(), Searcher::new())
-                    }
-                };
-                if outcome.best.is_none() {
-                    outcome = fallback(&restrict);
-                }
-                reporter(Report::BestMove(outcome));
-                wrap(searcher)
-            });
-        match spawned {
-            Ok(handle) => self.worker = Some(handle),
-            Err(e) => {
-                (self.reporter)(Report::Search(Event::Text(format!(
-                    "cannot start the search thread ({e}); playing a legal move"
-                ))));
-                (self.reporter)(Report::BestMove(spawn_fallback));
-            }
-        }
     }
 
     /// Asks a running search to stop (it reports its best move within milliseconds). Returns at once.
@@ -785,11 +781,14 @@ impl Engine {
     /// Blocks until the running search (if any) has finished and reported.
     pub fn wait(&mut self) {
         if let Some(handle) = self.worker.take() {
-            // The thread catches the search's panics, so joining fails only on a panic in reporting.
-            match handle.join() {
-                Ok(Finished::Chess(s)) => self.searcher = Some(s),
-                Ok(Finished::Makro(s)) => self.makro.searcher = Some(s),
-                Err(_) => {}
+            // The thread catches the search's panics, so joining fails only on a panic in reporting. The
+            // variant cannot have changed while the thread ran (a switch waits for it first).
+            if let Ok(back) = handle.join() {
+                by_game!(back, searcher, V => {
+                    if let Some(s) = V::project_mut(&mut self.session) {
+                        s.searcher = Some(searcher);
+                    }
+                });
             }
         }
     }
@@ -802,53 +801,21 @@ impl Engine {
 
     /// The `d` dump: board, FEN, Zobrist key in hex, checkers.
     pub fn display(&self) -> String {
-        if self.is_makromachy() {
-            let pos = &self.makro.current;
-            return format!(
-                "{}\nFen: {}\nKey: {:016X}\nCheckers: {}\n",
-                pos.pretty(),
-                pos.to_fen(),
-                pos.key(),
-                if pos.in_check() {
-                    "the side to move is in check"
-                } else {
-                    ""
-                }
-            );
-        }
-        let pos = &self.setup.current;
-        let checkers: Vec<String> = squares(pos.checkers()).map(|s| s.to_string()).collect();
-        format!(
-            "{}\nFen: {}\nKey: {:016X}\nCheckers: {}\n",
-            pos.pretty(),
-            pos.to_fen(),
-            pos.key(),
-            checkers.join(" ")
-        )
+        by_game!(&self.session, s, V => V::display(&s.current))
     }
 
     /// The evaluation breakdown of the current position.
     pub fn eval_trace(&self) -> String {
-        if self.is_makromachy() {
-            return crate::eval::makro::trace(&self.makro.current);
-        }
-        crate::eval::chess::trace(&self.setup.current)
+        by_game!(&self.session, s, V => V::eval_trace(&s.current))
     }
 
     /// Perft of the current position: per-move counts, then `Nodes searched: N` last. Blocking.
     pub fn perft(&self, depth: u32) -> String {
-        if self.is_makromachy() {
-            let result = crate::perft::perft_divide(
-                &self.makro.current,
-                depth,
-                self.options.threads.max(1),
-                None,
-            );
-            return crate::perft::format_report(&result, true);
-        }
-        let pos = &self.setup.current;
-        let result = crate::perft::perft_divide(pos, depth, self.options.threads.max(1), None);
-        crate::perft::format_report(&result, true)
+        let threads = self.options.threads.max(1);
+        let result = by_game!(&self.session, s, V => {
+            crate::tools::perft::perft_divide::<V>(&s.current, depth, threads, None)
+        });
+        crate::tools::perft::format_report(&result, true)
     }
 }
 
@@ -856,6 +823,11 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
     }
+}
+
+/// A fresh session of game `kind`.
+fn new_session(kind: GameKind, chess960: bool) -> ByGame<SessionOf> {
+    for_game!(kind, V => V::inject::<SessionOf>(Session::<V>::new(chess960)))
 }
 
 /// Whether the system would grant `mb` MiB. The table allocates infallibly (an abort on failure), so ask first
@@ -869,35 +841,11 @@ fn memory_available(mb: usize) -> bool {
     probe.try_reserve_exact(bytes).is_ok()
 }
 
-fn fresh_setup(chess960: bool) -> (GameSetup, Option<PositionError>) {
-    let mut start = Position::startpos();
-    start.set_chess960(chess960);
-    (
-        GameSetup {
-            start,
-            moves: Vec::new(),
-            current: start,
-        },
-        None,
-    )
-}
-
-/// A legal move when the search gave none (stopped before its first iteration, or failed): the first of
-/// `restrict` when given, else the first legal move; `None` only without a legal move.
-fn fallback_outcome(pos: &Position, restrict: &[Move]) -> Outcome {
-    let legal = pos.legal_moves();
-    let best = restrict
-        .iter()
-        .find(|m| legal.contains(**m))
-        .or_else(|| legal.iter().next())
-        .map(|m| m.to_uci(pos.is_chess960()));
-    Outcome { best, ponder: None }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::variants::{Chess, Makromachy};
 
     #[test]
     fn option_defaults_lie_in_their_ranges() {
@@ -957,48 +905,6 @@ mod tests {
         assert!(find_option("Skill Level").is_none());
     }
 
-    #[test]
-    fn setup_game_plays_moves_up_to_a_bad_one() {
-        let (g, err) = setup_game(None, &["e2e4", "e7e5", "e1e2", "e8e7"], false).unwrap();
-        assert!(err.is_none());
-        assert_eq!(g.moves.len(), 4);
-        assert_eq!(
-            g.current.to_fen(),
-            "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 2 3"
-        );
-        let (g, err) = setup_game(None, &["e2e4", "e2e4", "d7d5"], false).unwrap();
-        assert_eq!(g.moves.len(), 1);
-        assert!(matches!(
-            err,
-            Some(PositionError::Move {
-                index: 1,
-                error: MoveParseError::Illegal(_)
-            })
-        ));
-        let (g, err) = setup_game(None, &["zz"], false).unwrap();
-        assert!(g.moves.is_empty());
-        assert!(matches!(err, Some(PositionError::Move { index: 0, .. })));
-        assert!(matches!(
-            setup_game(Some("8/8/8 w - -"), &["e2e4"], false),
-            Err(PositionError::Fen(_))
-        ));
-    }
-
-    #[test]
-    fn castling_text_in_either_notation() {
-        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        for (c960, text) in [
-            (false, "e1g1"),
-            (false, "e1h1"),
-            (true, "e1h1"),
-            (true, "e1g1"),
-        ] {
-            let (g, err) = setup_game(Some(fen), &[text], c960).unwrap();
-            assert!(err.is_none(), "{text} {c960}");
-            assert_eq!(g.moves[0].to_uci(c960), if c960 { "e1h1" } else { "e1g1" });
-        }
-    }
-
     fn engine() -> (Engine, crossbeam_channel::Receiver<Report>) {
         let (tx, rx) = crossbeam_channel::unbounded();
         let engine = Engine::new(Arc::new(move |r| {
@@ -1007,7 +913,7 @@ mod tests {
         (engine, rx)
     }
 
-    fn bestmoves(rx: &crossbeam_channel::Receiver<Report>) -> Vec<Outcome> {
+    fn bestmoves(rx: &crossbeam_channel::Receiver<Report>) -> Vec<BestMove> {
         rx.try_iter()
             .filter_map(|r| match r {
                 Report::BestMove(o) => Some(o),
@@ -1031,7 +937,12 @@ mod tests {
         let b = bestmoves(&rx);
         assert_eq!(b.len(), 1);
         let best = b[0].best.clone().unwrap();
-        assert!(e.position().parse_uci_move(&best).is_ok(), "{best}");
+        let pos = e.position::<Chess>().unwrap();
+        assert_eq!(
+            pos.parse_uci_move(&best.text),
+            Ok(b[0].best_as::<Chess>().unwrap())
+        );
+        assert_eq!(b[0].best_as::<Makromachy>(), None);
 
         // Stopped before it could start, and a go on top of a running go: still one each.
         e.go(
@@ -1055,19 +966,19 @@ mod tests {
         assert!(!e.is_searching());
         let b = bestmoves(&rx);
         assert_eq!(b.len(), 2);
-        assert_eq!(b[1].best.as_deref(), Some("a7a6"));
+        assert_eq!(b[1].best.as_ref().map(|c| c.text.as_str()), Some("a7a6"));
     }
 
     #[test]
     fn bad_input_keeps_the_state() {
         let (mut e, _rx) = engine();
         e.set_position(None, &["d2d4"]).unwrap();
-        let before = e.position().to_fen();
+        let before = e.fen();
         assert!(matches!(
             e.set_position(Some("not a fen"), &["e2e4"]),
-            Err(PositionError::Fen(_))
+            Err(PositionError::Fen { what: "FEN", .. })
         ));
-        assert_eq!(e.position().to_fen(), before);
+        assert_eq!(e.fen(), before);
         assert!(matches!(
             e.set_option("Hash", Some("0")),
             Err(OptionError::OutOfRange { .. })
@@ -1083,9 +994,122 @@ mod tests {
         e.set_position(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), &["e1g1"])
             .unwrap();
         e.set_option("UCI_Chess960", Some("true")).unwrap();
-        assert!(e.position().is_chess960());
+        assert!(e.position::<Chess>().unwrap().is_chess960());
         assert!(e
             .display()
             .contains("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b ha - 1 1"));
+    }
+
+    #[test]
+    fn position_plays_moves_up_to_a_bad_one() {
+        let (mut e, _rx) = engine();
+        e.set_position(None, &["e2e4", "e7e5", "e1e2", "e8e7"])
+            .unwrap();
+        assert_eq!(
+            e.fen(),
+            "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 2 3"
+        );
+        let err = e.set_position(None, &["e2e4", "e2e4", "d7d5"]);
+        assert!(matches!(
+            err,
+            Err(PositionError::Move {
+                index: 1,
+                error: MoveParseError::Illegal(_)
+            })
+        ));
+        assert_eq!(
+            e.fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        assert!(matches!(
+            e.set_position(None, &["zz"]),
+            Err(PositionError::Move { index: 0, .. })
+        ));
+        assert_eq!(e.fen(), crate::chess::STARTPOS);
+    }
+
+    #[test]
+    fn castling_text_in_either_notation() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        for (c960, text) in [
+            (false, "e1g1"),
+            (false, "e1h1"),
+            (true, "e1h1"),
+            (true, "e1g1"),
+        ] {
+            let (mut e, rx) = engine();
+            e.set_option("UCI_Chess960", Some(if c960 { "true" } else { "false" }))
+                .unwrap();
+            e.set_position(Some(fen), &[text]).unwrap();
+            assert!(
+                e.fen().starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b"),
+                "{text} {c960}"
+            );
+            // The move as the engine writes it back: the notation of the option.
+            e.set_position(Some(fen), &[] as &[&str]).unwrap();
+            e.go(Limits::default(), &[text.to_string()]);
+            e.stop();
+            e.wait();
+            let b = bestmoves(&rx);
+            let want = if c960 { "e1h1" } else { "e1g1" };
+            assert_eq!(b[0].best.as_ref().map(|c| c.text.as_str()), Some(want));
+        }
+    }
+
+    #[test]
+    fn one_session_per_variant_and_typed_games() {
+        let (mut e, rx) = engine();
+        assert_eq!(e.game_kind(), GameKind::Chess);
+        e.set_option("UCI_Variant", Some("makromachy")).unwrap();
+        assert_eq!(e.game_kind(), GameKind::Makromachy);
+        assert!(e.position::<Chess>().is_none());
+        assert_eq!(e.fen(), crate::makro::STARTPOS);
+        // The switch announces the board to the GUI.
+        assert!(rx.try_iter().any(
+            |r| matches!(r, Report::Search(Event::Text(t)) if t.starts_with("variant makromachy"))
+        ));
+        // A chess game is refused while Makromachy runs; a Makromachy one is taken.
+        let chess_start = crate::chess::Position::startpos();
+        assert!(matches!(
+            e.set_game::<Chess>(&chess_start, &[]),
+            Err(PositionError::WrongGame { .. })
+        ));
+        let start = crate::makro::Position::startpos();
+        let first = Makromachy::legal_moves(&start)[0];
+        e.set_game::<Makromachy>(&start, &[first]).unwrap();
+        let mut after = start.clone();
+        after.make_move(first);
+        assert_eq!(e.fen(), after.to_fen());
+        // A move that is illegal there ends the list, reported by its text.
+        assert!(matches!(
+            e.set_game::<Makromachy>(&start, &[first, first]),
+            Err(PositionError::Move { index: 1, .. })
+        ));
+        assert!(matches!(
+            e.set_position(Some("nonsense"), &[] as &[&str]),
+            Err(PositionError::Fen {
+                what: "Makromachy FEN",
+                ..
+            })
+        ));
+        e.go(
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            &[],
+        );
+        e.wait();
+        let b = bestmoves(&rx);
+        assert_eq!(b.len(), 1);
+        let m = b[0].best_as::<Makromachy>().unwrap();
+        assert!(Makromachy::is_legal(e.position::<Makromachy>().unwrap(), m));
+        assert!(e.display().contains("Fen: "));
+        assert!(e.perft(1).ends_with(&format!(
+            "Nodes searched: {}\n",
+            Makromachy::legal_moves(&after).len()
+        )));
+        e.set_option("UCI_Variant", Some("chess")).unwrap();
+        assert_eq!(e.fen(), crate::chess::STARTPOS);
     }
 }

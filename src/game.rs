@@ -211,3 +211,118 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move as protocol text (UCI for chess).
     fn move_text(&self, m: Self::Move) -> String;
 }
+
+/// Names a game everywhere a person or a protocol chooses one: the command line (`--variant`), UCI's
+/// `UCI_Variant`, CECP's `variant`, `play` and `match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GameKind {
+    /// Orthodox chess, Chess960 included (a flag of the position).
+    #[default]
+    Chess,
+    /// Makromachy, the 14x14 variant.
+    Makromachy,
+}
+
+impl GameKind {
+    /// Every game, in the order `UCI_Variant` lists them.
+    pub const ALL: [GameKind; 2] = [GameKind::Chess, GameKind::Makromachy];
+
+    /// The name on the command line and in the protocols (`chess`, `makromachy`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => "chess",
+            GameKind::Makromachy => "makromachy",
+        }
+    }
+
+    /// The game called `name` (exactly as [`GameKind::name`] writes it).
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`GameKind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        write!(f, "unknown variant '{}' ({})", self.0, names.join(" or "))
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::from_name(s).ok_or_else(|| UnknownGame(s.to_string()))
+    }
+}
+
+/// A game as the front ends see it: positions without history, moves as text, FEN, the board drawn, perft and
+/// the evaluation explained — everything `engine`, `rules`, `play`, CECP and the tools need, so that none of
+/// them names a game. Implemented once per game in `crate::variants`; the search's [`Game`] is the state with
+/// history that a search runs on ([`Variant::Search`]).
+pub trait Variant: Sized + Send + Sync + 'static {
+    /// Which game this is.
+    const KIND: GameKind;
+    /// What an invalid FEN is called in messages (`FEN`, `Makromachy FEN`).
+    const FEN_NAME: &'static str;
+
+    /// A position without history (what FEN describes).
+    type Position: Clone + std::fmt::Debug + Send + Sync + 'static;
+    /// A move (`Default` is "no move").
+    type Move: Copy + Eq + Default + Debug + Send + Sync + 'static;
+    /// The game state the search runs on.
+    type Search: Game<Move = Self::Move>;
+    /// Why a FEN was refused.
+    type FenError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
+
+    /// The standard start position (`chess960` chooses the castling notation where the game has one).
+    fn start_position(chess960: bool) -> Self::Position;
+    /// The position a FEN describes.
+    fn from_fen(fen: &str, chess960: bool) -> Result<Self::Position, Self::FenError>;
+    /// The position as FEN.
+    fn to_fen(pos: &Self::Position) -> String;
+    /// Switches the castling notation (Chess960's king-takes-rook); a no-op for games without one.
+    fn set_chess960(_pos: &mut Self::Position, _on: bool) {}
+    /// Whose move it is.
+    fn side_to_move(pos: &Self::Position) -> crate::types::Color;
+    /// Every legal move, in generation order.
+    fn legal_moves(pos: &Self::Position) -> Vec<Self::Move>;
+    /// Is `m` legal in `pos`?
+    fn is_legal(pos: &Self::Position, m: Self::Move) -> bool {
+        Self::legal_moves(pos).contains(&m)
+    }
+    /// Plays a legal move.
+    fn play(pos: &mut Self::Position, m: Self::Move);
+    /// Reads a move in the protocol notation (UCI for chess); refuses malformed and illegal ones.
+    fn parse_move(
+        pos: &Self::Position,
+        text: &str,
+    ) -> Result<Self::Move, crate::types::MoveParseError>;
+    /// The move in the protocol notation.
+    fn move_text(pos: &Self::Position, m: Self::Move) -> String;
+    /// The `d` dump: board, FEN, key, checks.
+    fn display(pos: &Self::Position) -> String;
+    /// The static evaluation of `pos`, from the side to move's point of view.
+    fn evaluate(pos: &Self::Position) -> i32;
+    /// The evaluation's breakdown of `pos`.
+    fn eval_trace(pos: &Self::Position) -> String;
+    /// Leaf nodes of the legal move tree `depth` plies below `pos`.
+    fn perft(pos: &Self::Position, depth: u32) -> u64;
+    /// A line for the GUI when the engine switches to this game (Makromachy announces its board), if any.
+    fn variant_note() -> Option<String> {
+        None
+    }
+    /// The search state for a game played from `start` through `moves` (already checked legal).
+    fn search_state(start: &Self::Position, moves: &[Self::Move]) -> Self::Search;
+}

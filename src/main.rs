@@ -1,7 +1,8 @@
 //! The `corvid` command line: with no argument, the protocol loop; otherwise a tool verb.
 
-use corvid::chess::Position;
-use corvid::perft;
+use corvid::for_game;
+use corvid::game::{GameKind, Variant};
+use corvid::tools::perft;
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -71,13 +72,16 @@ fn protocol_loop() {
     corvid::uci::run(input, std::io::stdout());
 }
 
-/// `--variant`'s value: Some(true) for Makromachy, Some(false) for chess, None (reported) otherwise.
-fn parse_variant(value: Option<&String>) -> Option<bool> {
-    match value.map(String::as_str) {
-        Some("chess") => Some(false),
-        Some("makromachy") => Some(true),
-        other => {
-            eprintln!("unknown variant {other:?} (chess or makromachy)");
+/// `--variant`'s value (None, reported, for an unknown or missing name).
+fn parse_variant(value: Option<&String>) -> Option<GameKind> {
+    match value.map(|v| v.parse::<GameKind>()) {
+        Some(Ok(kind)) => Some(kind),
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            None
+        }
+        None => {
+            eprintln!("--variant needs a name (chess or makromachy)");
             None
         }
     }
@@ -107,7 +111,7 @@ fn run_play(args: &[String]) -> ExitCode {
 }
 
 fn run_match(args: &[String]) -> ExitCode {
-    use corvid::arena;
+    use corvid::tools::arena;
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{}", arena::MATCH_USAGE);
         return ExitCode::SUCCESS;
@@ -151,12 +155,12 @@ fn run_genfens(args: &[String]) -> ExitCode {
 
 fn run_bench(args: &[String]) -> ExitCode {
     let mut depth = None;
-    let mut makromachy = false;
+    let mut kind = GameKind::Chess;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--variant" => match parse_variant(it.next()) {
-                Some(v) => makromachy = v,
+                Some(v) => kind = v,
                 None => return ExitCode::FAILURE,
             },
             d => match d.parse::<u32>() {
@@ -168,11 +172,7 @@ fn run_bench(args: &[String]) -> ExitCode {
             },
         }
     }
-    let result = if makromachy {
-        corvid::bench::run_makro(depth)
-    } else {
-        corvid::bench::run(depth)
-    };
+    let result = corvid::tools::bench::run_kind(kind, depth);
     print!("{}", result.text);
     ExitCode::SUCCESS
 }
@@ -180,7 +180,7 @@ fn run_bench(args: &[String]) -> ExitCode {
 fn run_perft(args: &[String], divide: bool) -> ExitCode {
     let mut threads = 1usize;
     let mut chess960 = false;
-    let mut makromachy = false;
+    let mut kind = GameKind::Chess;
     let mut rest: Vec<&str> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -194,7 +194,7 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
             },
             "--chess960" => chess960 = true,
             "--variant" => match parse_variant(it.next()) {
-                Some(v) => makromachy = v,
+                Some(v) => kind = v,
                 None => return ExitCode::FAILURE,
             },
             _ => rest.push(a),
@@ -210,15 +210,15 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
     };
     let fen = rest[1..].join(" ");
     let progress = Some(Duration::from_millis(1500));
-    if makromachy {
+    for_game!(kind, V => {
         let pos = if fen.trim().is_empty() {
-            Ok(corvid::makro::Position::startpos())
+            Ok(V::start_position(chess960))
         } else {
-            corvid::makro::Position::from_fen(&fen)
+            V::from_fen(&fen, chess960)
         };
-        return match pos {
+        match pos {
             Ok(p) => {
-                let result = perft::perft_divide(&p, depth, threads, progress);
+                let result = perft::perft_divide::<V>(&p, depth, threads, progress);
                 print!("{}", perft::format_report(&result, divide));
                 ExitCode::SUCCESS
             }
@@ -226,23 +226,6 @@ fn run_perft(args: &[String], divide: bool) -> ExitCode {
                 eprintln!("invalid FEN: {e}");
                 ExitCode::FAILURE
             }
-        };
-    }
-    let pos = if fen.trim().is_empty() {
-        let mut p = Position::startpos();
-        p.set_chess960(chess960);
-        Ok(p)
-    } else {
-        Position::from_fen(&fen, chess960)
-    };
-    let pos = match pos {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("invalid FEN: {e}");
-            return ExitCode::FAILURE;
         }
-    };
-    let result = perft::perft_divide(&pos, depth, threads, progress);
-    print!("{}", perft::format_report(&result, divide));
-    ExitCode::SUCCESS
+    })
 }

@@ -6,8 +6,8 @@
 //! silently searching with the wrong limits. Negative clock values (some GUIs send them when a flag falls)
 //! count as zero.
 
-use crate::engine::{Engine, OptionKind, OptionSpec, Report, OPTIONS};
-use crate::search::{Bound, Event, Info, Limits, Outcome, Score};
+use crate::engine::{BestMove, Engine, OptionKind, OptionSpec, Report, OPTIONS};
+use crate::search::{Bound, Event, Info, Limits, Score};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -448,8 +448,11 @@ pub fn format_event(event: &Event, show_wdl: bool) -> String {
 }
 
 /// `bestmove m [ponder p]`, or `bestmove (none)` without a legal move.
-pub fn format_bestmove(outcome: &Outcome) -> String {
-    match (&outcome.best, &outcome.ponder) {
+pub fn format_bestmove(outcome: &BestMove) -> String {
+    match (
+        outcome.best.as_ref().map(|c| &c.text),
+        outcome.ponder.as_ref().map(|c| &c.text),
+    ) {
         (None, _) => "bestmove (none)".to_string(),
         (Some(b), None) => format!("bestmove {b}"),
         (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
@@ -649,7 +652,7 @@ impl<W: Write> Session<W> {
                 // Bench measures the machine: it must not share it with a running search.
                 self.engine.quit();
                 self.drain_reports();
-                let text = bench_text(depth, self.engine.is_makromachy());
+                let text = crate::tools::bench::run_kind(self.engine.game_kind(), depth).text;
                 for l in text.lines() {
                     self.emit(l);
                 }
@@ -679,14 +682,6 @@ impl<W: Write> Session<W> {
 }
 
 /// The same bench as `corvid bench [--variant makromachy]` (its last line `<nodes> nodes <nps> nps`).
-fn bench_text(depth: Option<u32>, makromachy: bool) -> String {
-    if makromachy {
-        crate::bench::run_makro(depth).text
-    } else {
-        crate::bench::run(depth).text
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used)]
 mod tests {
@@ -911,11 +906,18 @@ mod tests {
 
     #[test]
     fn bestmove_lines() {
-        let mut o = Outcome::default();
+        use crate::engine::ChosenMove;
+        use crate::variants::AnyMove;
+        let pos = crate::chess::Position::startpos();
+        let chosen = |text: &str| ChosenMove {
+            mv: AnyMove::Chess(pos.parse_uci_move(text).unwrap_or_default()),
+            text: text.to_string(),
+        };
+        let mut o = BestMove::default();
         assert_eq!(format_bestmove(&o), "bestmove (none)");
-        o.best = Some("e2e4".into());
+        o.best = Some(chosen("e2e4"));
         assert_eq!(format_bestmove(&o), "bestmove e2e4");
-        o.ponder = Some("e7e5".into());
+        o.ponder = Some(chosen("e7e5"));
         assert_eq!(format_bestmove(&o), "bestmove e2e4 ponder e7e5");
     }
 

@@ -2,7 +2,7 @@
 //! every listed depth whose expected count is within the node budget, must match exactly.
 
 use corvid::chess::Position;
-use corvid::perft::perft;
+use corvid::tools::perft::perft;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

@@ -2,8 +2,9 @@
 //! targets' checks (fuzz/) without nightly. Deterministic (fixed seeds) so a failure reproduces.
 
 use corvid::chess::Position;
-use corvid::engine::{find_option, setup_game};
+use corvid::engine::{find_option, Engine, PositionError};
 use corvid::uci::{parse_command, Command, Start};
+use std::sync::Arc;
 
 /// xorshift64*: a fixed, dependency-free generator.
 struct Rng(u64);
@@ -141,6 +142,7 @@ fn random_fen(rng: &mut Rng) -> String {
 fn random_lines_never_panic_the_parser_or_position_setup() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let mut parsed = 0;
+    let mut engine = Engine::new(Arc::new(|_| {}));
     for _ in 0..20_000 {
         let line = random_line(&mut rng);
         match parse_command(&line) {
@@ -150,10 +152,21 @@ fn random_lines_never_panic_the_parser_or_position_setup() {
                     Start::StartPos => None,
                     Start::Fen(f) => Some(f.as_str()),
                 };
-                if let Ok((game, _)) = setup_game(fen, &moves, rng.below(2) == 0) {
-                    assert!(game.moves.len() <= moves.len());
-                    let _ = game.current.legal_moves();
+                let c960 = if rng.below(2) == 0 { "true" } else { "false" };
+                engine
+                    .set_option("UCI_Chess960", Some(c960))
+                    .expect("a valid value");
+                let before = engine.fen();
+                match engine.set_position(fen, &moves) {
+                    // A bad FEN keeps the position; a bad move keeps the ones before it.
+                    Err(PositionError::Fen { .. }) => assert_eq!(engine.fen(), before),
+                    Err(PositionError::Move { index, .. }) => assert!(index < moves.len()),
+                    Err(e) => panic!("unexpected {e}"),
+                    Ok(()) => {}
                 }
+                let _ = engine
+                    .position::<corvid::variants::Chess>()
+                    .map(|p| p.legal_moves());
             }
             Ok(Some(Command::SetOption { name, value })) => {
                 parsed += 1;

@@ -103,27 +103,7 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Why a move text was not accepted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveParseError {
-    /// Not of the form `e2e4` / `e7e8q`.
-    Syntax(String),
-    /// Well formed but not a legal move in the position.
-    Illegal(String),
-}
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveParseError::Syntax(s) => {
-                write!(f, "malformed move '{s}' (expected e.g. e2e4 or e7e8q)")
-            }
-            MoveParseError::Illegal(s) => write!(f, "illegal move '{s}'"),
-        }
-    }
-}
-
-impl std::error::Error for MoveParseError {}
+pub use crate::types::MoveParseError;
 
 /// Upper bound on legal moves in any chess position (the known maximum is 218).
 pub const MAX_MOVES: usize = 256;

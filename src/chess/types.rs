@@ -35,30 +35,10 @@ pub const RANK_1: Bitboard = 0xff;
 pub const RANK_8: Bitboard = RANK_1 << 56;
 pub const DARK_SQUARES: Bitboard = 0xAA55_AA55_AA55_AA55;
 
-/// Side to move / owner of a piece.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-#[repr(u8)]
-pub enum Color {
-    White = 0,
-    Black = 1,
-}
+pub use crate::types::Color;
 
+/// Chess-only facts about a colour.
 impl Color {
-    pub const BOTH: [Color; 2] = [Color::White, Color::Black];
-
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    #[inline(always)]
-    pub const fn flip(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
     /// The rank (0-based) a pawn of this colour starts on.
     #[inline(always)]
     pub const fn pawn_rank(self) -> u8 {

@@ -2,7 +2,7 @@
 
 use super::pieces::Kind;
 use super::position::*;
-use crate::chess::Color;
+use crate::types::Color;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -100,8 +100,8 @@ impl MakroGame {
     /// Only the two Kings are left.
     fn bare_kings(&self) -> bool {
         let pos = self.position();
-        pos.piece_count(crate::chess::Color::White) == 1
-            && pos.piece_count(crate::chess::Color::Black) == 1
+        pos.piece_count(crate::types::Color::White) == 1
+            && pos.piece_count(crate::types::Color::Black) == 1
     }
 }
 
@@ -312,6 +312,7 @@ mod tests {
                 &|_| {},
             )
             .best
+            .map(|m| m.text())
     }
 
     #[test]

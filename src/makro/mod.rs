@@ -18,6 +18,7 @@ pub mod game;
 pub mod movegen;
 pub mod pieces;
 pub mod position;
+pub mod xbetza;
 
 pub use fen::MakroFenError;
 pub use movegen::{perft, Move, MoveKind};

@@ -4,7 +4,7 @@
 
 use super::pieces::*;
 use super::position::*;
-use crate::chess::Color;
+use crate::types::Color;
 use std::fmt;
 
 /// A move packed in 32 bits: origin (9 bits), destination (9), an extra square or promotion kind (9), kind (3).
@@ -1269,8 +1269,8 @@ impl Position {
     }
 
     /// The legal move written `text` (`d4d7`, `c13c14q`, `g2h3,h3i4`, `i1c1,a1i1`).
-    pub fn parse_move(&self, text: &str) -> Result<Move, crate::chess::MoveParseError> {
-        use crate::chess::MoveParseError;
+    pub fn parse_move(&self, text: &str) -> Result<Move, crate::types::MoveParseError> {
+        use crate::types::MoveParseError;
         let t = text.trim();
         if t.is_empty() || t.len() > 16 || !t.is_ascii() {
             return Err(MoveParseError::Syntax(text.to_string()));

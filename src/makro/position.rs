@@ -4,8 +4,8 @@
 
 use super::pieces::Kind;
 use crate::chess::zobrist::splitmix;
-use crate::chess::Color;
 use crate::eval::makro::PSQ;
+use crate::types::Color;
 use std::fmt;
 
 pub const FILES: i32 = 14;

@@ -4,16 +4,12 @@
 //! `rules::MakroRecord`'s. Moves are typed in the rules' notation: `d4d7`, promotions `c13c14q`, hit-and-run
 //! `g2h3,h3i4`, castling `i1c1,a1i1` (or just the King's leg, `i1c1`).
 
-use super::{
-    color_name, corvid_name, describe_score, today, BoardStyle, Conduct, PlayConfig, Setup, Thinker,
-};
-use crate::chess::{Color, MoveParseError};
+use super::{Board, BoardStyle};
 use crate::makro::position::{sq, FILES, RANKS};
 use crate::makro::{Move, MoveKind, Position};
-use crate::rules::MakroRecord;
-use crate::search::{Limits, Score};
+use crate::types::{Color, MoveParseError};
+use crate::variants::Makromachy;
 use std::fmt::Write as _;
-use std::io::{BufRead, Write};
 
 const HELP: &str = "\
 Type a move as the Makromachy rules write it: d4d7, c13c14q (promotion), g2h3,h3i4 (hit-and-run),
@@ -97,190 +93,19 @@ pub fn draw_makro_board(
     s
 }
 
-/// Plays one game of Makromachy (see `play::run`).
-pub fn run<R: BufRead, W: Write>(
-    config: PlayConfig,
-    input: R,
-    output: &mut W,
-    tty_out: bool,
-    tty_in: bool,
-) -> Result<(), String> {
-    let start = match &config.fen {
-        Some(f) => Position::from_fen(f).map_err(|e| format!("invalid Makromachy FEN: {e}"))?,
-        None => Position::startpos(),
-    };
-    let setup = Setup::new(&config, tty_out)?;
-    let mut s = Session {
-        game: MakroRecord::new(start),
-        human: setup.human,
-        thinker: setup.thinker,
-        conduct: Conduct::new(config.policy.clone()),
-        style: setup.style,
-        out: output,
-        echo: !tty_in,
-        config,
-    };
-    s.say(&setup.greeting);
-    s.main_loop(input);
-    s.finish()
-}
+impl Board for Makromachy {
+    const HELP: &'static str = HELP;
 
-/// A Makromachy session of `corvid play`.
-struct Session<'a, W: Write> {
-    config: PlayConfig,
-    game: MakroRecord,
-    human: Color,
-    thinker: Thinker,
-    conduct: Conduct,
-    style: BoardStyle,
-    out: &'a mut W,
-    echo: bool,
-}
-
-impl<W: Write> Session<'_, W> {
-    fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+    fn draw(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {
+        draw_makro_board(pos, last, viewer, style)
     }
 
-    fn show_board(&mut self) {
-        let board = draw_makro_board(
-            self.game.position(),
-            self.game.moves().last().copied(),
-            self.human,
-            self.style,
-        );
-        let _ = write!(self.out, "\n{board}");
-        let _ = self.out.flush();
+    fn show_move(_pos: &Position, m: Move) -> String {
+        m.text()
     }
 
-    fn corvid(&self) -> Color {
-        self.human.flip()
-    }
-
-    fn limits(&self) -> Limits {
-        Limits {
-            movetime: Some(self.config.movetime_ms),
-            ..Limits::default()
-        }
-    }
-
-    fn legal_list(&self) -> String {
-        let list: Vec<String> = self
-            .game
-            .position()
-            .legal_moves()
-            .iter()
-            .map(|m| m.text())
-            .collect();
-        list.join(" ")
-    }
-
-    fn main_loop<R: BufRead>(&mut self, mut input: R) {
-        self.show_board();
-        let mut line = String::new();
-        while !self.game.is_over() {
-            if self.game.position().side_to_move() == self.corvid() {
-                self.corvid_turn();
-                continue;
-            }
-            let _ = write!(
-                self.out,
-                "{} to move{}> ",
-                color_name(self.human),
-                if self.game.pending_offer() == Some(self.corvid()) {
-                    " (Corvid offers a draw: accept, decline, or move)"
-                } else {
-                    ""
-                }
-            );
-            let _ = self.out.flush();
-            line.clear();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    self.say("\n(end of input)");
-                    return;
-                }
-                Ok(_) => {}
-            }
-            let cmd = line.trim().to_string();
-            if self.echo {
-                self.say(&cmd);
-            }
-            if !self.human_command(&cmd) {
-                return;
-            }
-        }
-    }
-
-    /// Handles one line on the person's turn; false to leave.
-    fn human_command(&mut self, cmd: &str) -> bool {
-        let me = self.human;
-        match cmd.to_ascii_lowercase().as_str() {
-            "" => {}
-            "help" | "?" => self.say(HELP),
-            "quit" | "exit" => return false,
-            "board" => self.show_board(),
-            "pgn" => {
-                let pgn = self.pgn();
-                self.say(&pgn);
-            }
-            "moves" => {
-                let list = self.legal_list();
-                self.say(&list);
-            }
-            "resign" => {
-                if self.game.resign(me).is_ok() {
-                    self.say("You resign.");
-                }
-            }
-            "accept" => match self.game.accept_draw(me) {
-                Ok(()) => self.say("You accept Corvid's draw offer."),
-                Err(e) => self.say(&format!("Cannot accept: {e}.")),
-            },
-            "decline" => match self.game.decline_draw(me) {
-                Ok(()) => self.say("You decline the draw offer; play on."),
-                Err(e) => self.say(&format!("Cannot decline: {e}.")),
-            },
-            "draw" => {
-                if self.game.pending_offer() == Some(self.corvid()) {
-                    if self.game.accept_draw(me).is_ok() {
-                        self.say("You accept Corvid's draw offer.");
-                    }
-                } else {
-                    self.human_offers_draw();
-                }
-            }
-            _ => self.human_move(cmd),
-        }
-        true
-    }
-
-    fn human_offers_draw(&mut self) {
-        if let Err(e) = self.game.offer_draw(self.human) {
-            self.say(&format!("You cannot offer a draw now: {e}."));
-            return;
-        }
-        self.say("You offer a draw. Corvid considers it...");
-        let thought = self.thinker.think_makro(&self.game, self.limits());
-        // The search ran with the person to move: Corvid's view is the opposite.
-        let score = match thought.score {
-            Some(Score::Cp(cp)) => Score::Cp(-cp),
-            Some(Score::Mate(n)) => Score::Mate(-n),
-            None => Score::Cp(0),
-        };
-        let verdict = format!("(its evaluation: {})", describe_score(score));
-        if self.conduct.accepts_draw(score) && self.game.accept_draw(self.corvid()).is_ok() {
-            self.say(&format!("Corvid accepts the draw {verdict}."));
-        } else {
-            let _ = self.game.decline_draw(self.corvid());
-            self.say(&format!("Corvid declines the draw {verdict}. Your move."));
-        }
-    }
-
-    /// The legal move `text` stands for: the rules' notation, or the King's leg alone of a castling.
-    fn parse_human(&self, text: &str) -> Result<Move, MoveParseError> {
-        let pos = self.game.position();
+    /// The rules' notation, or the King's leg alone of a castling.
+    fn read_human(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
         pos.parse_move(text).or_else(|e| {
             let t = text.trim();
             pos.legal_moves()
@@ -290,106 +115,8 @@ impl<W: Write> Session<'_, W> {
         })
     }
 
-    fn human_move(&mut self, text: &str) {
-        match self.parse_human(text) {
-            Ok(m) => match self.game.play(m) {
-                Ok(()) => {
-                    self.say(&format!("You play {}.", m.text()));
-                    self.show_board();
-                }
-                Err(e) => self.say(&format!("{e}")),
-            },
-            Err(MoveParseError::Illegal(_)) => {
-                let mut why = format!("'{text}' is not a legal move here");
-                if self.game.position().in_check() {
-                    why.push_str(" (you are in check)");
-                }
-                let list = self.legal_list();
-                self.say(&format!("{why}. Legal moves: {list}"));
-            }
-            Err(_) => self.say(&format!(
-                "'{text}' is neither a move nor a command. Type 'help' for the commands."
-            )),
-        }
-    }
-
-    fn corvid_turn(&mut self) {
-        let me = self.corvid();
-        self.say("Corvid is thinking...");
-        let thought = self.thinker.think_makro(&self.game, self.limits());
-        if let Some(score) = thought.score {
-            self.conduct.record(score);
-        }
-        if self.conduct.should_resign() {
-            let why = self.conduct.last().map(describe_score).unwrap_or_default();
-            if self.game.resign(me).is_ok() {
-                self.say(&format!("Corvid resigns (its evaluation: {why})."));
-            }
-            return;
-        }
-        let Some(m) = thought
-            .best
-            .or_else(|| self.game.position().legal_moves().first().copied())
-        else {
-            // No legal move means the game was already over; the rules have said so.
-            return;
-        };
-        if let Err(e) = self.game.play(m) {
-            self.say(&format!(
-                "internal error: Corvid's move {} was refused: {e}",
-                m.text()
-            ));
-            let _ = self.game.resign(me);
-            return;
-        }
-        let eval = thought
-            .score
-            .map(|s| format!(" (evaluation {})", describe_score(s)))
-            .unwrap_or_default();
-        self.say(&format!("Corvid plays {}{eval}.", m.text()));
-        let fullmove = u32::from(self.game.position().fullmove_number());
-        if !self.game.is_over()
-            && self
-                .conduct
-                .should_offer_draw_at(self.game.can_offer_draw(me), fullmove)
-            && self.game.offer_draw(me).is_ok()
-        {
-            self.say("Corvid offers a draw: type accept or decline, or just move.");
-        }
-        self.show_board();
-    }
-
-    fn pgn(&self) -> String {
-        let (white, black) = match self.human {
-            Color::White => ("You".to_string(), corvid_name(self.config.elo)),
-            Color::Black => (corvid_name(self.config.elo), "You".to_string()),
-        };
-        self.game.pgn(&[
-            ("Event", "Corvid play".to_string()),
-            ("Site", "terminal".to_string()),
-            ("Date", today()),
-            ("Round", "-".to_string()),
-            ("White", white),
-            ("Black", black),
-        ])
-    }
-
-    fn finish(&mut self) -> Result<(), String> {
-        match self.game.outcome() {
-            Some(o) => self.say(&format!(
-                "\nGame over: {} ({}).",
-                o.result_str(),
-                o.description()
-            )),
-            None => self.say("\nGame left unfinished."),
-        }
-        let pgn = self.pgn();
-        self.say(&format!("\n{pgn}"));
-        if let Some(path) = self.config.pgn_path.clone() {
-            std::fs::write(&path, &pgn).map_err(|e| format!("cannot write {path}: {e}"))?;
-            self.say(&format!("Saved to {path}."));
-        }
-        Ok(())
+    fn in_check(pos: &Position) -> bool {
+        pos.in_check()
     }
 }
 
@@ -397,6 +124,7 @@ impl<W: Write> Session<'_, W> {
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::rules::MakroRecord;
 
     #[test]
     fn the_board_has_fourteen_ranks_and_files() {

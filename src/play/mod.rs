@@ -7,144 +7,37 @@
 //! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
 //! rules being `rules::MakroRecord`'s.
 
+pub mod chess;
 pub mod makro;
 
-use crate::chess::{Color, Move, PieceType, Position, Square};
+pub use self::chess::draw_board;
+pub use self::makro::draw_makro_board;
+
+use crate::chess::Move;
 use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
-use crate::rules::{Game, RulesError};
+use crate::for_game;
+use crate::game::Variant as _;
+use crate::rules::{Game, Record};
 use crate::search::{Event, Limits, Score};
+use crate::types::{Color, MoveParseError};
+use crate::variants::{Chess, Known, Makromachy};
 use crossbeam_channel::{unbounded, Receiver};
-use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-/// When Corvid accepts, offers and resigns. Scores are centipawns from Corvid's point of view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Policy {
-    /// Accept an offer when Corvid's evaluation is at most this (it is not clearly better).
-    pub accept_draw_cp: i32,
-    /// Offer draws at all.
-    pub offer_draws: bool,
-    /// Offer when the last `offer_draw_streak` evaluations all lay within ±this ...
-    pub offer_draw_cp: i32,
-    /// ... over this many of Corvid's own moves in a row ...
-    pub offer_draw_streak: usize,
-    /// ... and at least this many full moves have been played.
-    pub offer_draw_after: u32,
-    /// Resign at all.
-    pub resign: bool,
-    /// Resign when the evaluation was at most minus this ...
-    pub resign_cp: i32,
-    /// ... for this many of Corvid's moves in a row (a mate found against it resigns at once).
-    pub resign_moves: usize,
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Policy {
-            accept_draw_cp: 10,
-            offer_draws: true,
-            offer_draw_cp: 15,
-            offer_draw_streak: 4,
-            offer_draw_after: 30,
-            resign: true,
-            resign_cp: 900,
-            resign_moves: 4,
-        }
-    }
-}
-
-/// A score as one comparable number: mates beyond every centipawn value.
-pub fn score_value(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => 100_000 - n,
-        Score::Mate(n) => -100_000 - n,
-    }
-}
-
-/// Corvid's conduct during one game: the policy and the evaluations of its own moves so far.
-#[derive(Clone, Debug, Default)]
-pub struct Conduct {
-    pub policy: Policy,
-    /// Corvid's evaluation after each of its searches, its own point of view.
-    scores: Vec<Score>,
-}
-
-impl Conduct {
-    pub fn new(policy: Policy) -> Conduct {
-        Conduct {
-            policy,
-            scores: Vec::new(),
-        }
-    }
-
-    /// Forgets the scores (a new game).
-    pub fn reset(&mut self) {
-        self.scores.clear();
-    }
-
-    /// Records the evaluation of the search that chose Corvid's move.
-    pub fn record(&mut self, score: Score) {
-        self.scores.push(score);
-    }
-
-    /// The last recorded evaluation.
-    pub fn last(&self) -> Option<Score> {
-        self.scores.last().copied()
-    }
-
-    /// Does Corvid accept a draw offer, its evaluation being `score`?
-    pub fn accepts_draw(&self, score: Score) -> bool {
-        score_value(score) <= self.policy.accept_draw_cp
-    }
-
-    /// Should Corvid resign (after recording the evaluation of the current position)?
-    pub fn should_resign(&self) -> bool {
-        if !self.policy.resign {
-            return false;
-        }
-        if matches!(self.last(), Some(Score::Mate(n)) if n < 0) {
-            return true;
-        }
-        let k = self.policy.resign_moves.max(1);
-        self.scores.len() >= k
-            && self.scores[self.scores.len() - k..]
-                .iter()
-                .all(|&s| score_value(s) <= -self.policy.resign_cp)
-    }
-
-    /// Should Corvid (playing `me`) offer a draw now? The rules' re-offer limit is part of the answer.
-    pub fn should_offer_draw(&self, game: &Game, me: Color) -> bool {
-        self.should_offer_draw_at(
-            game.can_offer_draw(me),
-            u32::from(game.position().fullmove_number()),
-        )
-    }
-
-    /// [`Conduct::should_offer_draw`] for any game: `may_offer` is the rules' answer (the re-offer limit),
-    /// `fullmove` the current move number.
-    pub fn should_offer_draw_at(&self, may_offer: bool, fullmove: u32) -> bool {
-        let p = &self.policy;
-        let k = p.offer_draw_streak.max(1);
-        p.offer_draws
-            && may_offer
-            && fullmove > p.offer_draw_after
-            && self.scores.len() >= k
-            && self.scores[self.scores.len() - k..]
-                .iter()
-                .all(|&s| score_value(s).abs() <= p.offer_draw_cp)
-    }
-}
+pub use crate::conduct::{score_value, Conduct, Policy};
 
 /// The search's verdict on a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Thought {
+pub struct Thought<M = Move> {
     /// The move to play (`None` without a legal move).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The evaluation for the side to move, when the search reported one.
     pub score: Option<Score>,
 }
+
+/// The search's verdict on a Makromachy position.
+pub type MakroThought = Thought<crate::makro::Move>;
 
 /// An engine used synchronously: set the game, search, wait, read the verdict.
 pub struct Thinker {
@@ -172,102 +65,61 @@ impl Thinker {
         &mut self.engine
     }
 
-    /// Searches the current position of `game` within `limits` and waits for the result.
-    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
-        let pos = *game.position();
-        if self.engine.set_game(game.start(), game.moves()).is_err() {
-            return Thought {
-                best: None,
-                score: None,
-            };
-        }
-        while self.reports.try_recv().is_ok() {}
-        self.engine.go(limits, &[]);
-        self.engine.wait();
+    /// Searches the game of variant `V` from `start` through `moves` within `limits` and waits for the
+    /// result (the engine is switched to `V` first).
+    pub fn think_game<V: Known>(
+        &mut self,
+        start: &V::Position,
+        moves: &[V::Move],
+        limits: Limits,
+    ) -> Thought<V::Move> {
         let mut thought = Thought {
             best: None,
             score: None,
         };
+        if self.engine.game_kind() != V::KIND
+            && self
+                .engine
+                .set_option("UCI_Variant", Some(V::KIND.name()))
+                .is_err()
+        {
+            return thought;
+        }
+        if self.engine.set_game::<V>(start, moves).is_err() {
+            return thought;
+        }
+        while self.reports.try_recv().is_ok() {}
+        self.engine.go(limits, &[]);
+        self.engine.wait();
         while let Ok(r) = self.reports.try_recv() {
             match r {
                 Report::Search(Event::Info(info)) if info.multipv == 1 => {
                     thought.score = Some(info.score)
                 }
-                Report::BestMove(o) => {
-                    thought.best = o.best.and_then(|t| pos.parse_uci_move(&t).ok());
-                }
+                Report::BestMove(o) => thought.best = o.best_as::<V>(),
                 Report::Search(_) => {}
             }
         }
         thought
     }
-}
 
-/// The search's verdict on a Makromachy position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MakroThought {
-    /// The move to play (`None` without a legal move).
-    pub best: Option<crate::makro::Move>,
-    /// The evaluation for the side to move, when the search reported one.
-    pub score: Option<Score>,
-}
+    /// Searches the current position of `game` within `limits` and waits for the result.
+    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
+        self.think_game::<Chess>(game.start(), game.moves(), limits)
+    }
 
-impl Thinker {
-    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result
-    /// (the engine is switched to Makromachy first).
+    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result.
     pub fn think_makro(
         &mut self,
         game: &crate::rules::MakroRecord,
         limits: Limits,
     ) -> MakroThought {
-        let none = MakroThought {
-            best: None,
-            score: None,
-        };
-        let pos = game.position().clone();
-        if !self.engine.is_makromachy()
-            && self
-                .engine
-                .set_option("UCI_Variant", Some("makromachy"))
-                .is_err()
-        {
-            return none;
-        }
-        if self
-            .engine
-            .set_makro_game(game.start(), game.moves())
-            .is_err()
-        {
-            return none;
-        }
-        while self.reports.try_recv().is_ok() {}
-        self.engine.go(limits, &[]);
-        self.engine.wait();
-        let mut thought = none;
-        while let Ok(r) = self.reports.try_recv() {
-            match r {
-                Report::Search(Event::Info(info)) if info.multipv == 1 => {
-                    thought.score = Some(info.score)
-                }
-                Report::BestMove(o) => {
-                    thought.best = o.best.and_then(|t| pos.parse_move(&t).ok());
-                }
-                Report::Search(_) => {}
-            }
-        }
-        thought
+        self.think_game::<Makromachy>(game.start(), game.moves(), limits)
     }
 }
 
-/// Which game `corvid play` plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Variant {
-    /// Orthodox chess.
-    #[default]
-    Chess,
-    /// Makromachy on 14x14.
-    Makromachy,
-}
+/// Which game `corvid play` plays: the one [`crate::game::GameKind`] every front end names games by.
+pub use crate::game::GameKind as Variant;
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -397,15 +249,9 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
     }
     // The FEN is checked once the variant is known (the options may come in any order).
     if let Some(f) = &c.fen {
-        match c.variant {
-            Variant::Chess => {
-                Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?;
-            }
-            Variant::Makromachy => {
-                crate::makro::Position::from_fen(f)
-                    .map_err(|e| format!("invalid Makromachy FEN: {e}"))?;
-            }
-        }
+        for_game!(c.variant, V => V::from_fen(f, false)
+            .map(|_| ())
+            .map_err(|e| format!("invalid {}: {e}", V::FEN_NAME)))?;
     }
     Ok(c)
 }
@@ -416,75 +262,6 @@ fn splitmix(seed: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-/// The board from `viewer`'s side, the squares of `last` highlighted.
-pub fn draw_board(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {
-    let marked = |sq: Square| last.is_some_and(|m| m.from() == sq || m.to() == sq);
-    let ranks: Vec<u8> = match viewer {
-        Color::White => (0..8).rev().collect(),
-        Color::Black => (0..8).collect(),
-    };
-    let files: Vec<u8> = match viewer {
-        Color::White => (0..8).collect(),
-        Color::Black => (0..8).rev().collect(),
-    };
-    let mut s = String::new();
-    let header: String = files
-        .iter()
-        .map(|&f| format!(" {} ", (b'a' + f) as char))
-        .collect();
-    let _ = writeln!(s, "   {header}");
-    for &r in &ranks {
-        let _ = write!(s, " {} ", r + 1);
-        for &f in &files {
-            let sq = Square::new(f, r);
-            let piece = pos.piece_on(sq);
-            match style {
-                BoardStyle::Ascii => {
-                    let c = piece.map_or('.', |p| p.letter());
-                    if marked(sq) {
-                        let _ = write!(s, "[{c}]");
-                    } else {
-                        let _ = write!(s, " {c} ");
-                    }
-                }
-                BoardStyle::Color => {
-                    let light = (f + r) % 2 == 1;
-                    // 256-colour backgrounds: wood tones, and yellowish ones for the last move.
-                    let bg = match (light, marked(sq)) {
-                        (true, false) => 180,
-                        (false, false) => 137,
-                        (true, true) => 186,
-                        (false, true) => 142,
-                    };
-                    let (fg, glyph) = match piece {
-                        None => (16, ' '),
-                        Some(p) => (
-                            if p.color() == Color::White { 231 } else { 16 },
-                            glyph(p.kind()),
-                        ),
-                    };
-                    let _ = write!(s, "\x1b[48;5;{bg}m\x1b[38;5;{fg}m {glyph} \x1b[0m");
-                }
-            }
-        }
-        let _ = writeln!(s, " {}", r + 1);
-    }
-    let _ = writeln!(s, "   {header}");
-    s
-}
-
-/// The solid chess glyphs (coloured by the foreground, so both sides look alike but for colour).
-fn glyph(kind: PieceType) -> char {
-    match kind {
-        PieceType::King => '♚',
-        PieceType::Queen => '♛',
-        PieceType::Rook => '♜',
-        PieceType::Bishop => '♝',
-        PieceType::Knight => '♞',
-        PieceType::Pawn => '♟',
-    }
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -503,19 +280,30 @@ fn describe_score(score: Score) -> String {
     }
 }
 
-const HELP: &str = "\
-Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q), or a command:
-  draw      offer a draw (or accept Corvid's standing offer)
-  accept    accept Corvid's draw offer      decline   decline it
-  resign    resign the game                  quit      leave (the game stays unfinished)
-  board     draw the board again             moves     list your legal moves
-  pgn       show the game so far             help      this text
-There are no take-backs.";
+/// What `corvid play` needs of a game beyond its rules: the board drawn, and moves as a person reads and
+/// writes them. The session loop ([`Session`]) is the same for every game.
+pub trait Board: Known {
+    /// The `help` text.
+    const HELP: &'static str;
+    /// The board from `viewer`'s side, the squares of `last` highlighted.
+    fn draw(
+        pos: &Self::Position,
+        last: Option<Self::Move>,
+        viewer: Color,
+        style: BoardStyle,
+    ) -> String;
+    /// A move as the person is shown it.
+    fn show_move(pos: &Self::Position, m: Self::Move) -> String;
+    /// The legal move a person's `text` stands for (`Syntax` for text that is no move at all).
+    fn read_human(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveParseError>;
+    /// Is the side to move in check?
+    fn in_check(pos: &Self::Position) -> bool;
+}
 
 /// A session of `corvid play`: the game, the engine, and where text goes.
-struct Session<'a, W: Write> {
+struct Session<'a, V: Board, W: Write> {
     config: PlayConfig,
-    game: Game,
+    game: Record<V>,
     human: Color,
     thinker: Thinker,
     conduct: Conduct,
@@ -535,16 +323,23 @@ pub fn run<R: BufRead, W: Write>(
     tty_out: bool,
     tty_in: bool,
 ) -> Result<(), String> {
-    if config.variant == Variant::Makromachy {
-        return makro::run(config, input, output, tty_out, tty_in);
-    }
+    for_game!(config.variant, V => run_game::<V, R, W>(config, input, output, tty_out, tty_in))
+}
+
+fn run_game<V: Board, R: BufRead, W: Write>(
+    config: PlayConfig,
+    input: R,
+    output: &mut W,
+    tty_out: bool,
+    tty_in: bool,
+) -> Result<(), String> {
     let start = match &config.fen {
-        Some(f) => Position::from_fen(f, false).map_err(|e| format!("invalid FEN: {e}"))?,
-        None => Position::startpos(),
+        Some(f) => V::from_fen(f, false).map_err(|e| format!("invalid {}: {e}", V::FEN_NAME))?,
+        None => V::start_position(false),
     };
     let setup = Setup::new(&config, tty_out)?;
-    let mut s = Session {
-        game: Game::new(start),
+    let mut s = Session::<V, W> {
+        game: Record::new(start),
         human: setup.human,
         thinker: setup.thinker,
         conduct: Conduct::new(config.policy.clone()),
@@ -615,14 +410,14 @@ impl Setup {
     }
 }
 
-impl<W: Write> Session<'_, W> {
+impl<V: Board, W: Write> Session<'_, V, W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
     }
 
     fn show_board(&mut self) {
-        let board = draw_board(
+        let board = V::draw(
             self.game.position(),
             self.game.moves().last().copied(),
             self.human,
@@ -647,7 +442,7 @@ impl<W: Write> Session<'_, W> {
         self.show_board();
         let mut line = String::new();
         while !self.game.is_over() {
-            if self.game.position().side_to_move() == self.corvid() {
+            if self.game.side_to_move() == self.corvid() {
                 self.corvid_turn();
                 continue;
             }
@@ -685,7 +480,7 @@ impl<W: Write> Session<'_, W> {
         let me = self.human;
         match cmd.to_ascii_lowercase().as_str() {
             "" => {}
-            "help" | "?" => self.say(HELP),
+            "help" | "?" => self.say(V::HELP),
             "quit" | "exit" => return false,
             "board" => self.show_board(),
             "pgn" => {
@@ -693,9 +488,8 @@ impl<W: Write> Session<'_, W> {
                 self.say(&pgn);
             }
             "moves" => {
-                let pos = *self.game.position();
-                let list: Vec<String> = pos.legal_moves().iter().map(|&m| pos.to_san(m)).collect();
-                self.say(&list.join(" "));
+                let list = self.legal_list();
+                self.say(&list);
             }
             "resign" => {
                 if self.game.resign(me).is_ok() {
@@ -730,7 +524,9 @@ impl<W: Write> Session<'_, W> {
             return;
         }
         self.say("You offer a draw. Corvid considers it...");
-        let thought = self.thinker.think(&self.game, self.limits());
+        let thought =
+            self.thinker
+                .think_game::<V>(self.game.start(), self.game.moves(), self.limits());
         // The search ran with the person to move: Corvid's view is the opposite.
         let score = match thought.score {
             Some(Score::Cp(cp)) => Score::Cp(-cp),
@@ -746,40 +542,49 @@ impl<W: Write> Session<'_, W> {
         }
     }
 
+    /// The legal moves, as the person is shown them.
+    fn legal_list(&self) -> String {
+        let pos = self.game.position();
+        let list: Vec<String> = V::legal_moves(pos)
+            .into_iter()
+            .map(|m| V::show_move(pos, m))
+            .collect();
+        list.join(" ")
+    }
+
     fn human_move(&mut self, text: &str) {
-        if !looks_like_move(text) {
-            self.say(&format!(
-                "'{text}' is neither a move nor a command. Type 'help' for the commands."
-            ));
-            return;
-        }
-        match self.game.play_text(text) {
+        let pos = self.game.position();
+        match V::read_human(pos, text) {
             Ok(m) => {
-                let pos = self.game.positions()[self.game.positions().len() - 2];
-                let san = pos.to_san(m);
-                self.say(&format!("You play {san}."));
-                self.show_board();
+                let shown = V::show_move(pos, m);
+                match self.game.play(m) {
+                    Ok(()) => {
+                        self.say(&format!("You play {shown}."));
+                        self.show_board();
+                    }
+                    Err(e) => self.say(&format!("{e}")),
+                }
             }
-            Err(RulesError::IllegalMove(crate::chess::MoveParseError::Syntax(_))) => self.say(
-                &format!("'{text}' is neither a move nor a command. Type 'help' for the commands."),
-            ),
-            Err(RulesError::IllegalMove(crate::chess::MoveParseError::Illegal(_))) => {
-                let pos = *self.game.position();
+            Err(MoveParseError::Illegal(_)) => {
                 let mut why = format!("'{text}' is not a legal move here");
-                if pos.in_check() {
+                if V::in_check(pos) {
                     why.push_str(" (you are in check)");
                 }
-                let list: Vec<String> = pos.legal_moves().iter().map(|&m| pos.to_san(m)).collect();
-                self.say(&format!("{why}. Legal moves: {}", list.join(" ")));
+                let list = self.legal_list();
+                self.say(&format!("{why}. Legal moves: {list}"));
             }
-            Err(e) => self.say(&format!("{e}")),
+            Err(MoveParseError::Syntax(_)) => self.say(&format!(
+                "'{text}' is neither a move nor a command. Type 'help' for the commands."
+            )),
         }
     }
 
     fn corvid_turn(&mut self) {
         let me = self.corvid();
         self.say("Corvid is thinking...");
-        let thought = self.thinker.think(&self.game, self.limits());
+        let thought =
+            self.thinker
+                .think_game::<V>(self.game.start(), self.game.moves(), self.limits());
         if let Some(score) = thought.score {
             self.conduct.record(score);
         }
@@ -792,12 +597,12 @@ impl<W: Write> Session<'_, W> {
         }
         let Some(m) = thought
             .best
-            .or_else(|| self.game.position().legal_moves().iter().next().copied())
+            .or_else(|| V::legal_moves(self.game.position()).first().copied())
         else {
             // No legal move means the game was already over; the rules have said so.
             return;
         };
-        let san = self.game.position().to_san(m);
+        let san = V::show_move(self.game.position(), m);
         if let Err(e) = self.game.play(m) {
             self.say(&format!(
                 "internal error: Corvid's move {san} was refused: {e}"
@@ -853,23 +658,6 @@ impl<W: Write> Session<'_, W> {
     }
 }
 
-/// Whether `text` is shaped like a move (SAN, castling or UCI), so that a typo in a command is not reported as
-/// an illegal move.
-fn looks_like_move(text: &str) -> bool {
-    let t = text.trim_end_matches(['+', '#', '!', '?']);
-    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o") {
-        return true;
-    }
-    let b = t.as_bytes();
-    let has_square = b
-        .windows(2)
-        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]));
-    has_square
-        && t.len() <= 7
-        && t.chars()
-            .all(|c| "KQRBNabcdefgh12345678x=qrbn-".contains(c))
-}
-
 fn corvid_name(elo: Option<u32>) -> String {
     match elo {
         Some(e) => format!("Corvid {} (Elo {e})", env!("CARGO_PKG_VERSION")),
@@ -904,6 +692,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
+    use crate::chess::Position;
+    use chess::looks_like_move;
 
     #[test]
     fn dates() {

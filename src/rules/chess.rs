@@ -3,11 +3,14 @@
 //! the fifty-move rule (a mate on the hundredth ply stands) and the dead positions of Dineri's list — plus
 //! resignation and draw by agreement with its re-offer rule.
 //!
-//! `play`, the xboard front end and tests use this module; the search's own draw detection is held against it
+//! The game record itself is [`Record`], common to every game; this module gives it chess's endings and
+//! notation ([`ChessRecord`]). `play`, the xboard front end and tests use it; the search's own draw detection is held against it
 //! in tests.
 
-use super::{pgn_tag, wrap_movetext, DrawOffers, Outcome, RulesError, Termination};
+use super::record::{Record, Rules};
+use super::{Outcome, Termination};
 use crate::chess::{Color, Move, MoveParseError, Position};
+use crate::variants::Chess;
 
 /// Can `pos` be told to have ended by itself (not by resignation or agreement), and how?
 /// `history` holds the positions before it since the game began (any order); the repetition count includes
@@ -61,200 +64,53 @@ pub fn same_position(a: &Position, b: &Position) -> bool {
         && a.color_bb(Color::White) == b.color_bb(Color::White)
 }
 
-/// A game in progress: its start, its moves, the draw-offer state, and how it ended.
-#[derive(Clone, Debug)]
-pub struct Game {
-    start: Position,
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    outcome: Option<Outcome>,
-    offers: DrawOffers,
+/// A game of orthodox chess (or Chess960) in progress.
+pub type ChessRecord = Record<Chess>;
+
+/// The older name of [`ChessRecord`].
+pub type Game = ChessRecord;
+
+impl Rules for Chess {
+    fn ending(
+        pos: &Position,
+        _last: Option<(&Position, Move)>,
+        history: &[Position],
+    ) -> Option<Outcome> {
+        automatic_ending(pos, history)
+    }
+
+    fn record_text(pos: &Position, m: Move) -> String {
+        pos.to_san(m)
+    }
+
+    /// UCI (`e2e4`) or SAN (`e4`, `Nf3`, `O-O`).
+    fn read_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
+        pos.parse_uci_move(text).or_else(|_| pos.parse_san(text))
+    }
+
+    fn fullmove_number(pos: &Position) -> u32 {
+        u32::from(pos.fullmove_number())
+    }
+
+    /// `Variant "Chess960"` for Chess960; `SetUp`/`FEN` when not from the standard start (always for Chess960).
+    fn start_tags(start: &Position) -> Vec<(&'static str, String)> {
+        let mut tags = Vec::new();
+        let fen = start.to_fen();
+        if start.is_chess960() {
+            tags.push(("Variant", "Chess960".to_string()));
+        }
+        if fen != crate::chess::STARTPOS || start.is_chess960() {
+            tags.push(("SetUp", "1".to_string()));
+            tags.push(("FEN", fen));
+        }
+        tags
+    }
 }
 
-impl Game {
-    pub fn new(start: Position) -> Game {
-        let mut g = Game {
-            start,
-            positions: vec![start],
-            moves: Vec::new(),
-            outcome: None,
-            offers: DrawOffers::default(),
-        };
-        // A start position may already be finished (mate, stalemate, dead).
-        g.outcome = automatic_ending(&start, &[]);
-        g
-    }
-
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-
-    pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or(&self.start)
-    }
-
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Every position of the game, the start first and the current one last.
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
-    }
-
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.outcome.is_some()
-    }
-
-    pub fn pending_offer(&self) -> Option<Color> {
-        self.offers.pending()
-    }
-
-    /// Plays a legal move for the side to move and applies every automatic ending.
-    pub fn play(&mut self, m: Move) -> Result<(), RulesError> {
-        if let Some(o) = self.outcome {
-            return Err(RulesError::GameOver(o));
-        }
-        let pos = *self.position();
-        if !pos.is_legal(m) {
-            return Err(RulesError::IllegalMove(MoveParseError::Illegal(
-                m.to_uci(pos.is_chess960()),
-            )));
-        }
-        let mover = pos.side_to_move();
-        let mut next = pos;
-        next.make_move(m);
-        // An offer lapses when its receiver moves instead of answering.
-        self.offers.on_move(mover);
-        self.outcome = automatic_ending(&next, &self.positions);
-        self.positions.push(next);
-        self.moves.push(m);
-        Ok(())
-    }
-
-    /// Plays a move given as UCI (`e2e4`) or SAN (`e4`, `Nf3`, `O-O`) text.
-    pub fn play_text(&mut self, text: &str) -> Result<Move, RulesError> {
-        if let Some(o) = self.outcome {
-            return Err(RulesError::GameOver(o));
-        }
-        let pos = self.position();
-        let m = pos
-            .parse_uci_move(text)
-            .or_else(|_| pos.parse_san(text))
-            .map_err(RulesError::IllegalMove)?;
-        self.play(m)?;
-        Ok(m)
-    }
-
-    pub fn resign(&mut self, who: Color) -> Result<(), RulesError> {
-        if let Some(o) = self.outcome {
-            return Err(RulesError::GameOver(o));
-        }
-        self.outcome = Some(Outcome {
-            winner: Some(who.flip()),
-            termination: Termination::Resignation,
-        });
-        Ok(())
-    }
-
-    /// `who` offers a draw. Refused while the game is over, while `who`'s earlier offer stands, or before the
-    /// opponent has played two moves since `who`'s last offer.
-    pub fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        if let Some(o) = self.outcome {
-            return Err(RulesError::GameOver(o));
-        }
-        self.offers.offer(who)
-    }
-
-    /// May `who` offer a draw now?
-    pub fn can_offer_draw(&self, who: Color) -> bool {
-        self.outcome.is_none() && self.offers.can_offer(who)
-    }
-
-    /// `who` accepts the opponent's standing offer: the game is drawn.
-    pub fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        if let Some(o) = self.outcome {
-            return Err(RulesError::GameOver(o));
-        }
-        self.offers.answer(who)?;
-        self.outcome = Some(Outcome {
-            winner: None,
-            termination: Termination::Agreement,
-        });
-        Ok(())
-    }
-
-    /// `who` declines the opponent's standing offer; play goes on.
-    pub fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        self.offers.answer(who)
-    }
-
-    /// Takes back the last `plies` moves (for a GUI's `undo`/`remove`; Dineri games have no take-backs). The
-    /// game is replayed from its start, so the outcome is recomputed; draw-offer history is forgotten.
-    /// Returns how many plies were actually taken back (never more than were played).
-    pub fn take_back(&mut self, plies: usize) -> usize {
-        let keep = self.moves.len().saturating_sub(plies);
-        let taken = self.moves.len() - keep;
-        let moves: Vec<Move> = self.moves[..keep].to_vec();
-        let mut g = Game::new(self.start);
-        for m in moves {
-            // Every move was legal when first played from the same start.
-            if g.play(m).is_err() {
-                break;
-            }
-        }
-        *self = g;
-        taken
-    }
-
-    /// The game as PGN: the given tags (Event, Site, White, Black...) in order, then `Result`,
-    /// `Termination` (when over), `SetUp`/`FEN` (when not from the standard start), `Variant` for Chess960, a
-    /// blank line and the movetext wrapped at 80 columns, ending with the result (`*` while unfinished).
-    pub fn pgn(&self, tags: &[(&str, String)]) -> String {
-        let result = self.outcome.map_or("*", |o| o.result_str());
-        let mut out = String::new();
-        for (k, v) in tags {
-            out.push_str(&pgn_tag(k, v));
-        }
-        out.push_str(&pgn_tag("Result", result));
-        if let Some(o) = self.outcome {
-            out.push_str(&pgn_tag("Termination", &o.description()));
-        }
-        let fen = self.start.to_fen();
-        if self.start.is_chess960() {
-            out.push_str(&pgn_tag("Variant", "Chess960"));
-        }
-        if fen != crate::chess::STARTPOS || self.start.is_chess960() {
-            out.push_str(&pgn_tag("SetUp", "1"));
-            out.push_str(&pgn_tag("FEN", &fen));
-        }
-        out.push('\n');
-        out.push_str(&wrap_movetext(&self.san_movetext(), result));
-        out
-    }
-
+impl ChessRecord {
     /// The moves in SAN with move numbers (`1. e4 e5 2. Nf3`), as PGN movetext without the result.
     pub fn san_movetext(&self) -> String {
-        let mut out = String::new();
-        for (i, (m, pos)) in self.moves.iter().zip(&self.positions).enumerate() {
-            let white = pos.side_to_move() == Color::White;
-            if white || i == 0 {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(&format!("{}.", pos.fullmove_number()));
-                if !white {
-                    out.push_str("..");
-                }
-            }
-            out.push(' ');
-            out.push_str(&pos.to_san(*m));
-        }
-        out
+        self.movetext()
     }
 }
 
@@ -262,6 +118,7 @@ impl Game {
 mod tests {
     use super::*;
     use crate::chess::STARTPOS;
+    use crate::rules::RulesError;
 
     fn game(fen: &str) -> Game {
         Game::new(Position::from_fen(fen, false).unwrap())

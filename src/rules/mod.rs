@@ -1,19 +1,23 @@
 //! How games end: the adjudicator that `play`, the xboard front end, match tools and tests use (the search's
 //! own draw and loss detection is held against it in tests).
 //!
-//! - [`chess`]: orthodox chess as Dineri applies the FIDE rules (`../shared/rules/dineri.md`): [`Game`].
+//! - [`record`]: one [`Record`] for every game (moves, resignation, draw offers, take-backs, PGN), with one
+//!   per-game hook, [`Rules`], for how a game ends and how its moves are written.
+//! - [`chess`]: orthodox chess as Dineri applies the FIDE rules (`../shared/rules/dineri.md`): [`ChessRecord`].
 //! - [`makro`]: Makromachy (`../shared/rules/makromachy.md`): [`MakroRecord`], with bare Kings and the loss for
 //!   repeating a position with a checking Eagle move.
 //!
-//! Both share the result types here and the draw-offer rule ([`DrawOffers`]).
+//! All share the result types here and the draw-offer rule ([`DrawOffers`]).
 
 pub mod chess;
 pub mod makro;
+pub mod record;
 
-pub use self::chess::{automatic_ending, same_position, Game};
+pub use self::chess::{automatic_ending, same_position, ChessRecord, Game};
 pub use self::makro::{makro_ending, same_makro_position, MakroRecord};
+pub use self::record::{Record, Rules};
 
-use crate::chess::{Color, MoveParseError};
+use crate::types::{Color, MoveParseError};
 use std::fmt;
 
 /// Why a game ended.
@@ -202,16 +206,21 @@ impl DrawOffers {
 }
 
 /// One PGN tag pair line; quotes and backslashes in the value are escaped.
-pub(crate) fn pgn_tag(key: &str, value: &str) -> String {
+pub fn pgn_tag(key: &str, value: &str) -> String {
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     format!("[{key} \"{escaped}\"]\n")
 }
 
 /// PGN movetext words wrapped at 80 columns, the result last.
-pub(crate) fn wrap_movetext(text: &str, result: &str) -> String {
+pub fn wrap_movetext(text: &str, result: &str) -> String {
+    wrap_words(text.split_whitespace().chain(std::iter::once(result)))
+}
+
+/// Words (moves, numbers, `{comments}` with their spaces) in lines of at most 80 columns, each line ended.
+pub fn wrap_words<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();
     let mut line = String::new();
-    for word in text.split_whitespace().chain(std::iter::once(result)) {
+    for word in words {
         if !line.is_empty() && line.len() + 1 + word.len() > 80 {
             out.push_str(&line);
             out.push('\n');

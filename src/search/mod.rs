@@ -152,13 +152,13 @@ pub enum Event {
     Text(String),
 }
 
-/// The result of a search.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Outcome {
+/// The result of a search, in the game's own moves (front ends write them as text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Outcome<M> {
     /// The move to play; `None` when there is no legal move.
-    pub best: Option<String>,
+    pub best: Option<M>,
     /// The expected reply, when known.
-    pub ponder: Option<String>,
+    pub ponder: Option<M>,
 }
 
 /// Converts an internal score to the reported form.
@@ -241,7 +241,7 @@ impl<G: Game> Searcher<G> {
         tt: &TranspositionTable,
         control: &Control,
         report: &(dyn Fn(Event) + Sync),
-    ) -> Outcome {
+    ) -> Outcome<G::Move> {
         let start = Instant::now();
         let mut game = root.clone();
         game.set_root();
@@ -399,14 +399,9 @@ impl<G: Game> Searcher<G> {
             let m = G::move_from_bits(hit.mv);
             g.is_legal(m).then_some(m)
         });
-        let ponder_text = ponder.map(|m| {
-            let mut g = game.clone();
-            g.make_move(best.mv);
-            g.move_text(m)
-        });
         Outcome {
-            best: Some(game.move_text(best.mv)),
-            ponder: ponder_text,
+            best: Some(best.mv),
+            ponder,
         }
     }
 

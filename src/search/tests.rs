@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 struct Run {
-    outcome: Outcome,
+    outcome: Outcome<String>,
     infos: Vec<Info>,
 }
 
@@ -25,8 +25,16 @@ fn search_with(fen: &str, limits: Limits, opts: SearchOptions) -> Run {
     let mut searcher = Searcher::<ChessGame>::new();
     let outcome = searcher.run(&game, &limits, &[], &opts, &tt, &control, &report);
     Run {
-        outcome,
+        outcome: as_text(outcome),
         infos: infos.into_inner().expect("no poisoning"),
+    }
+}
+
+/// The outcome in UCI text, as the tests write the moves.
+fn as_text(o: Outcome<crate::chess::Move>) -> Outcome<String> {
+    Outcome {
+        best: o.best.map(|m| m.to_uci(false)),
+        ponder: o.ponder.map(|m| m.to_uci(false)),
     }
 }
 
@@ -150,7 +158,7 @@ fn repetition_in_game_history_is_seen_by_the_search() {
         &control,
         &report,
     );
-    assert_ne!(out.best.as_deref(), Some("b1a1"));
+    assert_ne!(as_text(out).best.as_deref(), Some("b1a1"));
     assert!(matches!(scores.lock().expect("no poisoning").last(), Some(Score::Cp(v)) if *v > 500));
 }
 
@@ -246,7 +254,7 @@ fn run_controlled(
     limits: Limits,
     pondering: bool,
     drive: impl FnOnce(&Control),
-) -> (Outcome, u128) {
+) -> (Outcome<crate::chess::Move>, u128) {
     let tt = TranspositionTable::new(8);
     let control = Control::default();
     control.pondering.store(pondering, Ordering::Relaxed);
@@ -329,7 +337,7 @@ fn searchmoves_restrict_the_root() {
         &|_| {},
     );
     let best = out.best.expect("a move");
-    assert!(best == "a2a3" || best == "h2h3", "{best}");
+    assert!(only.contains(&best), "{best:?}");
 }
 
 #[test]

@@ -583,7 +583,7 @@ fn search(
     };
     let out = searcher.run(game, &limits, &[], &opts, tt, &control, &report);
     let score = last.into_inner().ok().flatten()?;
-    let mv = game.position().parse_uci_move(out.best.as_deref()?).ok()?;
+    let mv = out.best?;
     Some((mv, score))
 }
 

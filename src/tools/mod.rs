@@ -1,5 +1,10 @@
-//! Command-line tools built on the engine: `corvid datagen` (self-play training data) and `genfens`
-//! (openings for OpenBench).
+//! Command-line tools behind the `corvid` verbs: `bench`, `perft`/`divide`, the match runner (`corvid
+//! match`), `datagen` (self-play training data) and `genfens` (openings for OpenBench).
 
+// Engine output is untrusted input: the match runner reports it, never panics on it.
+#[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+pub mod arena;
+pub mod bench;
 pub mod datagen;
 pub mod genfens;
+pub mod perft;

@@ -3,7 +3,7 @@
 
 use crate::chess::game::ChessGame;
 use crate::chess::Position;
-use crate::game::Game;
+use crate::game::{Game, GameKind};
 use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable};
 use std::time::Instant;
 
@@ -121,6 +121,14 @@ pub fn run_makro(depth: Option<u32>) -> BenchResult {
     run_games(games, depth.unwrap_or(MAKRO_DEFAULT_DEPTH))
 }
 
+/// The bench of game `kind`: [`run`] or [`run_makro`].
+pub fn run_kind(kind: GameKind, depth: Option<u32>) -> BenchResult {
+    match kind {
+        GameKind::Chess => run(depth),
+        GameKind::Makromachy => run_makro(depth),
+    }
+}
+
 fn run_games<G: Game>(games: impl Iterator<Item = Result<G, String>>, depth: u32) -> BenchResult {
     let depth = depth.clamp(1, 64);
     let tt = TranspositionTable::new(16);
@@ -165,7 +173,8 @@ fn run_games<G: Game>(games: impl Iterator<Item = Result<G, String>>, depth: u32
             "position {:2}: {:>10} nodes  bestmove {}\n",
             i + 1,
             n,
-            out.best.as_deref().unwrap_or("(none)")
+            out.best
+                .map_or_else(|| "(none)".to_string(), |m| game.move_text(m))
         ));
     }
     let time_ms = searching.as_millis() as u64;

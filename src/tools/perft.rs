@@ -4,6 +4,7 @@
 //! the work as a queue of (root move, reply) pairs, which balances far better than one root move per thread.
 
 use crate::chess::Position;
+use crate::game::Variant;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -23,51 +24,6 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             }
             nodes
         }
-    }
-}
-
-/// What `perft_divide` needs of a game: legal moves, playing one, perft below a position, move text.
-pub trait PerftPosition: Clone + Send + Sync {
-    type Move: Copy + Send + Sync;
-    fn root_moves(&self) -> Vec<Self::Move>;
-    fn after(&self, m: Self::Move) -> Self;
-    fn perft(&self, depth: u32) -> u64;
-    fn move_text(&self, m: Self::Move) -> String;
-}
-
-impl PerftPosition for Position {
-    type Move = crate::chess::Move;
-    fn root_moves(&self) -> Vec<Self::Move> {
-        self.legal_moves().to_vec()
-    }
-    fn after(&self, m: Self::Move) -> Self {
-        let mut p = *self;
-        p.make_move(m);
-        p
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        perft(self, depth)
-    }
-    fn move_text(&self, m: Self::Move) -> String {
-        m.to_uci(self.is_chess960())
-    }
-}
-
-impl PerftPosition for crate::makro::Position {
-    type Move = crate::makro::Move;
-    fn root_moves(&self) -> Vec<Self::Move> {
-        self.legal_moves()
-    }
-    fn after(&self, m: Self::Move) -> Self {
-        let mut p = self.clone();
-        p.make_move(m);
-        p
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        crate::makro::perft(self, depth)
-    }
-    fn move_text(&self, m: Self::Move) -> String {
-        m.text()
     }
 }
 
@@ -92,18 +48,18 @@ impl PerftResult {
 
 /// Perft with per-root-move counts over `threads` threads, with a progress line on stderr once the run has
 /// taken longer than `progress_after` (None: never).
-pub fn perft_divide<P: PerftPosition>(
-    pos: &P,
+pub fn perft_divide<V: Variant>(
+    pos: &V::Position,
     depth: u32,
     threads: usize,
     progress_after: Option<Duration>,
 ) -> PerftResult {
     let start = Instant::now();
-    let roots = pos.root_moves();
+    let roots = V::legal_moves(pos);
     if depth <= 1 {
         let divide: Vec<(String, u64)> = roots
             .iter()
-            .map(|&m| (pos.move_text(m), u64::from(depth == 1)))
+            .map(|&m| (V::move_text(pos, m), u64::from(depth == 1)))
             .collect();
         let nodes = if depth == 0 { 1 } else { divide.len() as u64 };
         return PerftResult {
@@ -114,12 +70,12 @@ pub fn perft_divide<P: PerftPosition>(
     }
 
     // Work items: (root index, child position, remaining depth).
-    let mut tasks: Vec<(usize, P, u32)> = Vec::new();
+    let mut tasks: Vec<(usize, V::Position, u32)> = Vec::new();
     for (i, &m) in roots.iter().enumerate() {
-        let child = pos.after(m);
+        let child = after::<V>(pos, m);
         if depth >= 4 {
-            for r in child.root_moves() {
-                tasks.push((i, child.after(r), depth - 2));
+            for r in V::legal_moves(&child) {
+                tasks.push((i, after::<V>(&child, r), depth - 2));
             }
         } else {
             tasks.push((i, child, depth - 1));
@@ -143,7 +99,7 @@ pub fn perft_divide<P: PerftPosition>(
                     let Some((root, p, d)) = tasks.get(i) else {
                         break;
                     };
-                    counts[*root].fetch_add(p.perft(*d), Ordering::Relaxed);
+                    counts[*root].fetch_add(V::perft(p, *d), Ordering::Relaxed);
                     done.fetch_add(1, Ordering::Relaxed);
                 })
             })
@@ -158,13 +114,20 @@ pub fn perft_divide<P: PerftPosition>(
     let divide: Vec<(String, u64)> = roots
         .iter()
         .zip(&counts)
-        .map(|(&m, c)| (pos.move_text(m), c.load(Ordering::Relaxed)))
+        .map(|(&m, c)| (V::move_text(pos, m), c.load(Ordering::Relaxed)))
         .collect();
     PerftResult {
         nodes: divide.iter().map(|(_, n)| n).sum(),
         divide,
         elapsed: start.elapsed(),
     }
+}
+
+/// `pos` with `m` played.
+fn after<V: Variant>(pos: &V::Position, m: V::Move) -> V::Position {
+    let mut p = pos.clone();
+    V::play(&mut p, m);
+    p
 }
 
 /// Progress on stderr: a self-overwriting line on a terminal, a line every few seconds otherwise.

@@ -1,464 +1,17 @@
-//! The xboard protocol (CECP v2): parsing commands and formatting replies. All CECP text Corvid writes is
-//! produced here; the game is a `rules::Game` (so results, draw claims and the draw-offer rule are the rules
-//! module's), the thinking is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation
-//! decisions are `play::Conduct`'s.
-//!
-//! Parsing never panics: a malformed command gets one `Error (…): …` line (an illegal move `Illegal move: …`,
-//! a bad position `tellusererror Illegal position`) and the session carries on with the state it had.
-//!
-//! Makromachy (`variant makromachy`) is an engine-defined variant for XBoard 4.9: Corvid answers with a
-//! `setup` command (board size, piece letters and start position) and one `piece` command per kind in
-//! XBoard's Betza dialect, then plays with moves in the rules' notation (two-digit ranks, comma-separated
-//! legs: `g2h3,h3i4`); the game is a `rules::MakroRecord`.
+//! A CECP session: the game record, the engine and the thinking, driven by the parsed commands.
 
-use crate::chess::{Color, Move, MoveKind, Position};
-use crate::engine::{Engine, OptionError, Report};
-use crate::makro::Kind;
-use crate::play::{Conduct, Policy};
-use crate::rules::{Game, MakroRecord, RulesError};
-use crate::search::{Bound, Event, Info, Limits, Outcome, Score};
+use super::format::*;
+use super::parse::*;
+use crate::chess::{Color, Position};
+use crate::conduct::{Conduct, Policy};
+use crate::engine::{BestMove, Engine, OptionError, Report};
+use crate::makro::xbetza::makro_variant_lines;
+use crate::rules::{Game, MakroRecord, Rules, RulesError};
+use crate::search::{Bound, Event, Limits, Score};
+use crate::variants::{Chess, Makromachy};
 use crossbeam_channel::{select, unbounded, Receiver};
-use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
-
-/// A time control set by `level`: moves per session (0: the whole game), base time and increment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Level {
-    pub moves: u32,
-    pub base_ms: u64,
-    pub inc_ms: u64,
-}
-
-/// One parsed CECP command.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    Xboard,
-    Protover(u32),
-    /// `accepted`/`rejected` feature replies, `random`, `computer`, `name`, `rating`, `ics`, `hint`, `bk`,
-    /// `.`, `exit`: understood, nothing to do.
-    Ignored,
-    New,
-    Variant(String),
-    Force,
-    Go,
-    PlayOther,
-    Level(Level),
-    /// `st`: exactly this long per move.
-    St(u64),
-    /// `sd`: depth limit.
-    Sd(u32),
-    /// `time`: Corvid's clock, ms (negative counts as zero).
-    Time(u64),
-    /// `otim`: the opponent's clock, ms.
-    Otim(u64),
-    /// `usermove m`, or a bare move.
-    UserMove(String),
-    /// `?`: move now.
-    MoveNow,
-    Ping(String),
-    /// The opponent offers a draw.
-    Draw,
-    /// The game ended (by the GUI's judgement).
-    Result {
-        result: String,
-        comment: String,
-    },
-    SetBoard(String),
-    Undo,
-    Remove,
-    /// `hard`/`easy`: pondering on or off (Corvid does not ponder in CECP; accepted).
-    Ponder(bool),
-    /// `post`/`nopost`: thinking output on or off.
-    Post(bool),
-    Memory(u64),
-    Cores(u64),
-    Option {
-        name: String,
-        value: Option<String>,
-    },
-    Quit,
-}
-
-/// Why a line is not a valid command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum XboardError {
-    UnknownCommand(String),
-    /// A command without the argument it needs, or with one that does not parse.
-    BadArgument {
-        command: &'static str,
-        text: String,
-    },
-}
-
-impl fmt::Display for XboardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            XboardError::UnknownCommand(c) => write!(f, "Error (unknown command): {c}"),
-            XboardError::BadArgument { command, text } => {
-                write!(f, "Error (bad argument for {command}): {text}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for XboardError {}
-
-/// Parses one input line. `Ok(None)` for a blank line.
-pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
-    let line = line.trim();
-    let (head, rest) = match line.split_once(char::is_whitespace) {
-        Some((h, r)) => (h, r.trim()),
-        None => (line, ""),
-    };
-    if head.is_empty() {
-        return Ok(None);
-    }
-    let bad = |command: &'static str| XboardError::BadArgument {
-        command,
-        text: line.to_string(),
-    };
-    let cmd = match head {
-        "xboard" => Command::Xboard,
-        "protover" => Command::Protover(rest.parse().map_err(|_| bad("protover"))?),
-        "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint"
-        | "bk" | "." | "exit" | "nps" => Command::Ignored,
-        "new" => Command::New,
-        "variant" if !rest.is_empty() => Command::Variant(rest.to_string()),
-        "variant" => return Err(bad("variant")),
-        "force" => Command::Force,
-        "go" => Command::Go,
-        "playother" => Command::PlayOther,
-        "level" => Command::Level(parse_level(rest).ok_or_else(|| bad("level"))?),
-        "st" => Command::St(seconds_ms(rest).ok_or_else(|| bad("st"))?),
-        "sd" => Command::Sd(
-            rest.parse::<u32>()
-                .ok()
-                .filter(|d| (1..=255).contains(d))
-                .ok_or_else(|| bad("sd"))?,
-        ),
-        "time" => Command::Time(centis_ms(rest).ok_or_else(|| bad("time"))?),
-        "otim" => Command::Otim(centis_ms(rest).ok_or_else(|| bad("otim"))?),
-        "usermove" if !rest.is_empty() => Command::UserMove(rest.to_string()),
-        "usermove" => return Err(bad("usermove")),
-        "?" => Command::MoveNow,
-        "ping" => Command::Ping(rest.to_string()),
-        "draw" => Command::Draw,
-        "result" => {
-            let (result, comment) = match rest.split_once(char::is_whitespace) {
-                Some((r, c)) => (r, c.trim()),
-                None => (rest, ""),
-            };
-            if !["1-0", "0-1", "1/2-1/2", "*"].contains(&result) {
-                return Err(bad("result"));
-            }
-            Command::Result {
-                result: result.to_string(),
-                comment: comment.to_string(),
-            }
-        }
-        "setboard" if !rest.is_empty() => Command::SetBoard(rest.to_string()),
-        "setboard" => return Err(bad("setboard")),
-        "undo" => Command::Undo,
-        "remove" => Command::Remove,
-        "hard" => Command::Ponder(true),
-        "easy" => Command::Ponder(false),
-        "post" => Command::Post(true),
-        "nopost" => Command::Post(false),
-        "memory" => Command::Memory(rest.parse().map_err(|_| bad("memory"))?),
-        "cores" => Command::Cores(rest.parse().map_err(|_| bad("cores"))?),
-        "option" if !rest.is_empty() => match rest.split_once('=') {
-            Some((n, v)) => Command::Option {
-                name: n.trim().to_string(),
-                value: Some(v.trim().to_string()),
-            },
-            None => Command::Option {
-                name: rest.to_string(),
-                value: None,
-            },
-        },
-        "option" => return Err(bad("option")),
-        "quit" => Command::Quit,
-        // A bare move (protocol version 1 style, or a GUI that ignores usermove=1).
-        _ if rest.is_empty() && looks_like_move(head) => Command::UserMove(head.to_string()),
-        _ => return Err(XboardError::UnknownCommand(line.to_string())),
-    };
-    Ok(Some(cmd))
-}
-
-/// Coordinate moves (`e2e4`, `e7e8q`, Makromachy's `h10h12` and `g2h3,h3i4`) and castling (`O-O`): what a
-/// GUI sends without `usermove`.
-fn looks_like_move(t: &str) -> bool {
-    // One leg: file, one or two rank digits, file, one or two rank digits, an optional promotion letter.
-    fn leg(l: &str) -> bool {
-        let b = l.as_bytes();
-        let mut i = 0;
-        for _ in 0..2 {
-            if !b.get(i).is_some_and(u8::is_ascii_lowercase) {
-                return false;
-            }
-            i += 1;
-            let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if !(1..=2).contains(&digits) {
-                return false;
-            }
-            i += digits;
-        }
-        b.len() == i || (b.len() == i + 1 && b[i].is_ascii_alphabetic())
-    }
-    let coord = t.len() <= 16 && t.split(',').count() <= 2 && t.split(',').all(leg);
-    coord || matches!(t, "O-O" | "O-O-O" | "o-o" | "o-o-o" | "0-0" | "0-0-0")
-}
-
-/// `level MPS BASE INC`: BASE in minutes or `minutes:seconds`, INC in seconds (fractions allowed).
-pub fn parse_level(rest: &str) -> Option<Level> {
-    let t: Vec<&str> = rest.split_whitespace().collect();
-    let [mps, base, inc] = t[..] else {
-        return None;
-    };
-    let moves = mps.parse().ok()?;
-    let base_ms = match base.split_once(':') {
-        Some((m, s)) => m
-            .parse::<u64>()
-            .ok()?
-            .checked_mul(60_000)?
-            .checked_add(s.parse::<u64>().ok()?.checked_mul(1000)?)?,
-        None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
-    };
-    let inc_ms = seconds_ms(inc)?;
-    Some(Level {
-        moves,
-        // Beyond a year means "no limit" in practice; capping keeps the time manager's sums far from overflow.
-        base_ms: base_ms.min(MAX_CLOCK_MS),
-        inc_ms,
-    })
-}
-
-/// The longest clock or time per move taken from the GUI (a year).
-const MAX_CLOCK_MS: u64 = 365 * 24 * 3600 * 1000;
-
-/// Seconds (fractions allowed, as python-chess sends `st 0.05`) to milliseconds.
-fn seconds_ms(text: &str) -> Option<u64> {
-    let s: f64 = text.trim().parse().ok()?;
-    (0.0..1e9)
-        .contains(&s)
-        .then(|| ((s * 1000.0).round() as u64).min(MAX_CLOCK_MS))
-}
-
-/// Centiseconds (negative counts as zero) to milliseconds.
-fn centis_ms(text: &str) -> Option<u64> {
-    let cs: i64 = text.trim().parse().ok()?;
-    Some((cs.max(0).saturating_mul(10) as u64).min(MAX_CLOCK_MS))
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Formatting
-
-/// The options Corvid offers through `feature option=…`, with the engine or policy setting each one drives.
-/// Names have no spaces: python-chess (and some GUIs) take an option's name to end at the first space.
-const XB_OPTIONS: &[&str] = &[
-    "MoveOverhead -spin 10 0 5000",
-    "UCI_LimitStrength -check 0",
-    "UCI_Elo -spin 2800 1000 2800",
-    "ClearHash -button",
-    "AcceptDrawBelow -spin 10 -10000 10000",
-    "OfferDraws -check 1",
-    "OfferDrawWithin -spin 15 0 10000",
-    "OfferDrawAfter -spin 30 0 1000",
-    "OfferDrawStreak -spin 4 1 100",
-    "Resign -check 1",
-    "ResignBelow -spin 900 0 100000",
-    "ResignMoves -spin 4 1 100",
-    "FastCastling -check 0",
-];
-
-/// The reply to `protover 2`: `feature` lines, `done=1` last.
-pub fn format_features() -> String {
-    let mut s = String::from("feature done=0\n");
-    s.push_str(&format!(
-        "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
-         analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
-         variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
-        env!("CARGO_PKG_VERSION")
-    ));
-    for o in XB_OPTIONS {
-        s.push_str(&format!("feature option=\"{o}\"\n"));
-    }
-    s.push_str("feature done=1");
-    s
-}
-
-/// A score as xboard writes it: centipawns, or ±(100000 + n) for a mate in n moves.
-pub fn xboard_score(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => 100_000 + n,
-        Score::Mate(n) => -100_000 + n,
-    }
-}
-
-/// A thinking line with the PV already written: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`.
-pub fn format_thinking_text(info: &Info, pv: &str) -> String {
-    format!(
-        "{} {} {} {} {} {} 0\t{}",
-        info.depth,
-        xboard_score(info.score),
-        info.time_ms / 10,
-        info.nodes,
-        info.seldepth,
-        info.nps,
-        pv
-    )
-}
-
-/// A thinking line: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`, the PV in SAN from `root`.
-pub fn format_thinking(info: &Info, root: &Position) -> String {
-    let mut pos = *root;
-    let mut pv = Vec::new();
-    for text in &info.pv {
-        let Ok(m) = pos.parse_uci_move(text) else {
-            break;
-        };
-        pv.push(pos.to_san(m));
-        pos.make_move(m);
-    }
-    format_thinking_text(info, &pv.join(" "))
-}
-
-/// A move as CECP sends it: coordinates, but `O-O`/`O-O-O` for castling in Chess960 (as xboard expects).
-pub fn format_move(pos: &Position, m: Move) -> String {
-    if pos.is_chess960() && m.kind() == MoveKind::Castling {
-        if m.to().file() > m.from().file() {
-            "O-O".into()
-        } else {
-            "O-O-O".into()
-        }
-    } else {
-        m.to_uci(false)
-    }
-}
-
-/// The result line of a finished game: `1-0 {White mates}`.
-pub fn format_result(o: &crate::rules::Outcome) -> String {
-    format!("{} {{{}}}", o.result_str(), o.description())
-}
-
-/// Where each Makromachy kind goes in XBoard 4.9's piece-type table (the index is the type's place in the
-/// `setup` command's piece-to-char string; XBoard draws that type's image). The types are chosen for their
-/// pictures: Archbishop, Marshall, Elephant, Cannon, Zebra and Camel for themselves, crowned Bishop and Rook
-/// for the Dragon Horse and King, the Hawk for the Eagle, the Duck for the Raven, the Dragon for the Bat,
-/// the Pegasus for the Griffon, the Gnu for the Rhino and the Lion for the Terror. The King is always the
-/// table's last type.
-const XB_TYPES: [(usize, Kind); 23] = [
-    (0, Kind::Pawn),
-    (1, Kind::Knight),
-    (2, Kind::Bishop),
-    (3, Kind::Rook),
-    (4, Kind::Queen),
-    (5, Kind::Warrior),
-    (6, Kind::Elephant),
-    (7, Kind::Archbishop),
-    (8, Kind::Marshall),
-    (9, Kind::Archer),
-    (10, Kind::Champion),
-    (11, Kind::Cannon),
-    (12, Kind::Vao),
-    (13, Kind::DragonHorse),
-    (14, Kind::DragonKing),
-    (17, Kind::Eagle),
-    (21, Kind::Terror),
-    (23, Kind::Zebra),
-    (24, Kind::Camel),
-    (28, Kind::Raven),
-    (30, Kind::Bat),
-    (31, Kind::Rhino),
-    (34, Kind::Griffon),
-];
-
-/// Piece types per colour in XBoard 4.9's table (the King last).
-const XB_TABLE_TYPES: usize = 44;
-
-/// The piece-to-char table of the `setup` command: White's letters by XBoard type, the King last, then
-/// Black's; `.` for types Makromachy does not use.
-pub fn makro_piece_to_char() -> String {
-    let mut white = vec!['.'; XB_TABLE_TYPES];
-    for (index, kind) in XB_TYPES {
-        white[index] = kind.letter();
-    }
-    white[XB_TABLE_TYPES - 1] = Kind::King.letter();
-    let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
-    white.into_iter().collect::<String>() + &black
-}
-
-/// Most pieces a flying capture can pass over on a 14-square line.
-const MAX_SCREENS: usize = 12;
-
-/// A flying piece's moves on `atom`'s lines (`Q`, `R` or `B`): the plain slide (non-captures and the capture
-/// of the first piece reached), then captures over 1..=12 screens, each screen a hop leg (`paf`: slide to the
-/// next piece, leave it, go on in the same direction). XBoard does not know which pieces are ranked, so the
-/// hops are a superset of the real flights; they carry `t` so that XBoard imagines no checks from them.
-fn flying_betza(atom: char) -> String {
-    let mut s = atom.to_string();
-    for screens in 1..=MAX_SCREENS {
-        s.push_str(&"paf".repeat(screens));
-        s.push_str("ct");
-        s.push(atom);
-    }
-    s
-}
-
-/// A kind's moves in XBoard 4.9's Betza dialect (XBetza), so that XBoard (which tests the legality of both
-/// engines' moves with these) can highlight targets and write SAN. Where XBetza cannot say it exactly the
-/// description is a superset, so XBoard never refuses a legal move, and imagined captures carry `t` (may not
-/// take a King), so XBoard never sees a check that is not there: airlifts are plain non-capturing slides
-/// (`mB`, `mR`), flying captures hop any pieces (see [`flying_betza`]). Fast castling has no XBetza form
-/// (XBoard's castling puts the partner beside the King); Corvid does not castle under CECP unless the
-/// `FastCastling` option is set.
-pub fn xboard_betza(kind: Kind) -> String {
-    let fixed = match kind {
-        Kind::Eagle => return flying_betza('Q'),
-        Kind::Raven => return flying_betza('R'),
-        Kind::Bat => return flying_betza('B'),
-        Kind::King => "K",
-        Kind::Queen => "Q",
-        Kind::Rook => "R",
-        Kind::Bishop => "B",
-        Kind::Knight => "NmB",
-        Kind::Elephant => "FAmB",
-        Kind::Champion => "WDAmR",
-        Kind::Camel => "C",
-        Kind::Zebra => "Z",
-        Kind::Marshall => "RN",
-        Kind::Archbishop => "BN",
-        Kind::DragonKing => "RF",
-        Kind::DragonHorse => "BW",
-        Kind::Archer => "WA",
-        // One step, then (on an empty square) a slide bent 45 degrees away from the start.
-        Kind::Griffon => "FyafsF",
-        Kind::Rhino => "WyafsW",
-        Kind::Cannon => "mRcpR",
-        Kind::Vao => "mBcpB",
-        // Hit-and-run last: XBoard wants multi-leg captures after the other moves to the same square.
-        Kind::Terror => "QNDAcamK",
-        Kind::Warrior => "fmW2fceFbhcN",
-        Kind::Pawn => "fmWifmW3fceF",
-    };
-    fixed.to_string()
-}
-
-/// The reply to `variant makromachy`: the `setup` command (piece letters, 14x14 board without holdings on
-/// the `fairy` parent, the start position) and one `piece` command per kind (`&`: both colours).
-pub fn makro_variant_lines() -> Vec<String> {
-    let mut lines = vec![format!(
-        "setup ({}) 14x14+0_fairy {}",
-        makro_piece_to_char(),
-        crate::makro::STARTPOS
-    )];
-    for kind in Kind::ALL {
-        lines.push(format!("piece {}& {}", kind.letter(), xboard_betza(kind)));
-    }
-    lines
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The protocol loop
@@ -514,55 +67,46 @@ trait Record {
     fn static_eval(&self, me: Color) -> i32;
 }
 
-macro_rules! impl_record {
-    ($t:ty, $eval:path) => {
-        impl Record for $t {
-            fn side_to_move(&self) -> Color {
-                self.position().side_to_move()
-            }
-            fn moves_made(&self) -> u32 {
-                u32::from(self.position().fullmove_number())
-                    .saturating_sub(u32::from(self.start().fullmove_number()))
-            }
-            fn fullmove(&self) -> u32 {
-                u32::from(self.position().fullmove_number())
-            }
-            fn pending_offer(&self) -> Option<Color> {
-                <$t>::pending_offer(self)
-            }
-            fn can_offer_draw(&self, who: Color) -> bool {
-                <$t>::can_offer_draw(self, who)
-            }
-            fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::offer_draw(self, who)
-            }
-            fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::accept_draw(self, who)
-            }
-            fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::decline_draw(self, who)
-            }
-            fn resign(&mut self, who: Color) -> Result<(), RulesError> {
-                <$t>::resign(self, who)
-            }
-            fn take_back(&mut self, plies: usize) -> usize {
-                <$t>::take_back(self, plies)
-            }
-            fn static_eval(&self, me: Color) -> i32 {
-                let pos = self.position();
-                let v = $eval(pos);
-                if pos.side_to_move() == me {
-                    v
-                } else {
-                    -v
-                }
-            }
+impl<V: Rules> Record for crate::rules::Record<V> {
+    fn side_to_move(&self) -> Color {
+        crate::rules::Record::side_to_move(self)
+    }
+    fn moves_made(&self) -> u32 {
+        crate::rules::Record::moves_made(self)
+    }
+    fn fullmove(&self) -> u32 {
+        crate::rules::Record::fullmove(self)
+    }
+    fn pending_offer(&self) -> Option<Color> {
+        crate::rules::Record::pending_offer(self)
+    }
+    fn can_offer_draw(&self, who: Color) -> bool {
+        crate::rules::Record::can_offer_draw(self, who)
+    }
+    fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::offer_draw(self, who)
+    }
+    fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::accept_draw(self, who)
+    }
+    fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::decline_draw(self, who)
+    }
+    fn resign(&mut self, who: Color) -> Result<(), RulesError> {
+        crate::rules::Record::resign(self, who)
+    }
+    fn take_back(&mut self, plies: usize) -> usize {
+        crate::rules::Record::take_back(self, plies)
+    }
+    fn static_eval(&self, me: Color) -> i32 {
+        let v = V::evaluate(self.position());
+        if self.side_to_move() == me {
+            v
+        } else {
+            -v
         }
-    };
+    }
 }
-
-impl_record!(Game, crate::eval::chess::evaluate);
-impl_record!(MakroRecord, crate::eval::makro::evaluate);
 
 /// The state of a CECP session.
 struct Session<W: Write> {
@@ -896,7 +440,7 @@ impl<W: Write> Session<W> {
         }
         if self
             .engine
-            .set_game(self.game.start(), self.game.moves())
+            .set_game::<Chess>(self.game.start(), self.game.moves())
             .is_err()
         {
             self.emit("Error (internal): the game could not be set up for the search");
@@ -921,7 +465,7 @@ impl<W: Write> Session<W> {
             return;
         }
         let (start, moves) = (record.start().clone(), record.moves().to_vec());
-        if self.engine.set_makro_game(&start, &moves).is_err() {
+        if self.engine.set_game::<Makromachy>(&start, &moves).is_err() {
             self.emit("Error (internal): the game could not be set up for the search");
             return;
         }
@@ -1010,7 +554,7 @@ impl<W: Write> Session<W> {
     }
 
     /// Corvid's search is done: answer a standing draw offer, resign, or move (maybe offering a draw).
-    fn finish_search(&mut self, outcome: Outcome) {
+    fn finish_search(&mut self, outcome: BestMove) {
         let Some(root) = self.thinking.take() else {
             return;
         };
@@ -1019,8 +563,7 @@ impl<W: Write> Session<W> {
         }
         let me = self.corvid;
         let m = outcome
-            .best
-            .and_then(|t| root.parse_uci_move(&t).ok())
+            .best_as::<Chess>()
             .or_else(|| root.legal_moves().iter().next().copied());
         let Some(m) = m else {
             // No legal move: the rules module already ended the game; say so.
@@ -1082,7 +625,7 @@ impl<W: Write> Session<W> {
     }
 
     /// `finish_search` for Makromachy.
-    fn finish_makro_search(&mut self, outcome: Outcome) {
+    fn finish_makro_search(&mut self, outcome: BestMove) {
         let Some(root) = self.makro_thinking.take() else {
             return;
         };
@@ -1091,8 +634,7 @@ impl<W: Write> Session<W> {
         }
         let me = self.corvid;
         let m = outcome
-            .best
-            .and_then(|t| root.parse_move(&t).ok())
+            .best_as::<Makromachy>()
             .or_else(|| root.legal_moves().first().copied());
         let Some(record) = self.makro.as_mut() else {
             return;
@@ -1214,204 +756,5 @@ impl<W: Write> Session<W> {
         } else {
             let _ = self.record_mut().decline_draw(me);
         }
-    }
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
-mod tests {
-    use super::*;
-
-    fn parse(line: &str) -> Command {
-        match parse_command(line) {
-            Ok(Some(c)) => c,
-            other => panic!("'{line}' gave {other:?}"),
-        }
-    }
-
-    #[test]
-    fn commands() {
-        assert_eq!(parse("protover 2"), Command::Protover(2));
-        assert_eq!(parse("new"), Command::New);
-        assert_eq!(parse("usermove e2e4"), Command::UserMove("e2e4".into()));
-        assert_eq!(parse("e7e8q"), Command::UserMove("e7e8q".into()));
-        assert_eq!(parse("O-O"), Command::UserMove("O-O".into()));
-        assert_eq!(parse("st 0.05"), Command::St(50));
-        assert_eq!(parse("st 10"), Command::St(10_000));
-        assert_eq!(parse("sd 7"), Command::Sd(7));
-        assert_eq!(parse("time 12345"), Command::Time(123_450));
-        assert_eq!(parse("otim -20"), Command::Otim(0));
-        assert_eq!(parse("ping 17"), Command::Ping("17".into()));
-        assert_eq!(parse("?"), Command::MoveNow);
-        assert_eq!(parse("hard"), Command::Ponder(true));
-        assert_eq!(parse("nopost"), Command::Post(false));
-        assert_eq!(parse("memory 64"), Command::Memory(64));
-        assert_eq!(parse("cores 2"), Command::Cores(2));
-        assert_eq!(
-            parse("option ResignBelow=500"),
-            Command::Option {
-                name: "ResignBelow".into(),
-                value: Some("500".into())
-            }
-        );
-        assert_eq!(
-            parse("option Clear Hash"),
-            Command::Option {
-                name: "Clear Hash".into(),
-                value: None
-            }
-        );
-        assert_eq!(
-            parse("result 1/2-1/2 {Draw by repetition}"),
-            Command::Result {
-                result: "1/2-1/2".into(),
-                comment: "{Draw by repetition}".into()
-            }
-        );
-        assert_eq!(
-            parse("setboard 8/8/8/8/8/8/8/K6k w - - 0 1"),
-            Command::SetBoard("8/8/8/8/8/8/8/K6k w - - 0 1".into())
-        );
-        assert_eq!(parse("accepted memory"), Command::Ignored);
-        assert_eq!(parse_command("   "), Ok(None));
-    }
-
-    #[test]
-    fn levels() {
-        let l = |s: &str| parse_level(s);
-        assert_eq!(
-            l("40 5 0"),
-            Some(Level {
-                moves: 40,
-                base_ms: 300_000,
-                inc_ms: 0
-            })
-        );
-        assert_eq!(
-            l("0 2:30 1.5"),
-            Some(Level {
-                moves: 0,
-                base_ms: 150_000,
-                inc_ms: 1500
-            })
-        );
-        assert_eq!(l("0 0:05 0").map(|l| l.base_ms), Some(5000));
-        assert_eq!(l("40 5"), None);
-        assert_eq!(l("x 5 0"), None);
-        assert_eq!(l("40 5:xx 0"), None);
-        assert_eq!(l("0 99999999999999999:00 0"), None);
-        assert_eq!(l("0 1e30 0").map(|l| l.base_ms), Some(MAX_CLOCK_MS));
-    }
-
-    #[test]
-    fn malformed_commands_are_errors() {
-        for bad in [
-            "protover",
-            "sd 0",
-            "sd x",
-            "st -1",
-            "st nan",
-            "time x",
-            "level 1 2",
-            "usermove",
-            "setboard",
-            "result 2-0",
-            "memory -5",
-            "frobnicate",
-            "e2",
-            "variant",
-        ] {
-            assert!(parse_command(bad).is_err(), "{bad}");
-        }
-        assert_eq!(
-            parse_command("frobnicate 3").unwrap_err().to_string(),
-            "Error (unknown command): frobnicate 3"
-        );
-    }
-
-    #[test]
-    fn scores_and_thinking() {
-        assert_eq!(xboard_score(Score::Cp(-35)), -35);
-        assert_eq!(xboard_score(Score::Mate(3)), 100_003);
-        assert_eq!(xboard_score(Score::Mate(-2)), -100_002);
-        assert_eq!(xboard_score(Score::Mate(0)), -100_000);
-        let info = Info {
-            depth: 6,
-            seldepth: 9,
-            multipv: 1,
-            score: Score::Cp(21),
-            bound: Bound::Exact,
-            wdl: None,
-            nodes: 5000,
-            nps: 100_000,
-            hashfull: 0,
-            time_ms: 1234,
-            pv: vec!["g1f3".into(), "d7d5".into(), "zz".into()],
-        };
-        assert_eq!(
-            format_thinking(&info, &Position::startpos()),
-            "6 21 123 5000 9 100000 0\tNf3 d5"
-        );
-    }
-
-    #[test]
-    fn features_end_with_done() {
-        let f = format_features();
-        assert!(f.lines().next().unwrap().contains("done=0"));
-        assert_eq!(f.lines().last(), Some("feature done=1"));
-        for needed in [
-            "ping=1",
-            "setboard=1",
-            "usermove=1",
-            "draw=1",
-            "myname=\"Corvid",
-        ] {
-            assert!(f.contains(needed), "{needed}");
-        }
-    }
-
-    #[test]
-    fn makromachy_moves_are_commands() {
-        for m in ["h10h12", "c13c14q", "g2h3,h3i4", "i1c1,a1i1", "n14a1"] {
-            assert_eq!(parse(m), Command::UserMove(m.into()), "{m}");
-        }
-        for bad in ["h100h1", "h1", "g2h3,", "g2h3,h3i4,i4i5", "h1h2qq"] {
-            assert!(parse_command(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn makromachy_piece_table_and_betza() {
-        let table = makro_piece_to_char();
-        assert_eq!(table.len(), 2 * XB_TABLE_TYPES);
-        assert_eq!(&table[XB_TABLE_TYPES - 1..XB_TABLE_TYPES + 1], "Kp");
-        // Flying pieces: the plain slide, then captures over one to twelve screens.
-        let eagle = xboard_betza(Kind::Eagle);
-        assert!(eagle.starts_with("QpafctQpafpafctQ"), "{eagle}");
-        assert_eq!(eagle.matches("ctQ").count(), MAX_SCREENS);
-        assert_eq!(
-            eagle.matches("paf").count(),
-            MAX_SCREENS * (MAX_SCREENS + 1) / 2
-        );
-        // Every line fits XBoard's 512-byte message buffer.
-        assert!(makro_variant_lines().iter().all(|l| l.len() < 500));
-    }
-
-    #[test]
-    fn chess960_castling_is_written_o_o() {
-        let p = Position::from_fen(
-            "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1",
-            true,
-        )
-        .unwrap();
-        let castle = p
-            .legal_moves()
-            .iter()
-            .find(|m| m.kind() == MoveKind::Castling)
-            .copied()
-            .unwrap();
-        assert_eq!(format_move(&p, castle), "O-O");
-        let n = p.parse_uci_move("c1d3").unwrap();
-        assert_eq!(format_move(&p, n), "c1d3");
     }
 }

@@ -1,0 +1,93 @@
+//! Orthodox chess and Chess960 as a [`Variant`].
+
+use crate::chess::game::ChessGame;
+use crate::chess::types::squares;
+use crate::chess::{FenError, Move, Position};
+use crate::game::{GameKind, Variant};
+use crate::types::{Color, MoveParseError};
+
+/// Orthodox chess (Chess960 is a flag of its positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chess;
+
+impl Variant for Chess {
+    const KIND: GameKind = GameKind::Chess;
+    const FEN_NAME: &'static str = "FEN";
+    type Position = Position;
+    type Move = Move;
+    type Search = ChessGame;
+    type FenError = FenError;
+
+    fn start_position(chess960: bool) -> Position {
+        let mut p = Position::startpos();
+        p.set_chess960(chess960);
+        p
+    }
+
+    fn from_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
+        Position::from_fen(fen, chess960)
+    }
+
+    fn to_fen(pos: &Position) -> String {
+        pos.to_fen()
+    }
+
+    fn set_chess960(pos: &mut Position, on: bool) {
+        pos.set_chess960(on);
+    }
+
+    fn side_to_move(pos: &Position) -> Color {
+        pos.side_to_move()
+    }
+
+    fn legal_moves(pos: &Position) -> Vec<Move> {
+        pos.legal_moves().to_vec()
+    }
+
+    fn is_legal(pos: &Position, m: Move) -> bool {
+        pos.is_legal(m)
+    }
+
+    fn play(pos: &mut Position, m: Move) {
+        pos.make_move(m);
+    }
+
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
+        pos.parse_uci_move(text)
+    }
+
+    fn move_text(pos: &Position, m: Move) -> String {
+        m.to_uci(pos.is_chess960())
+    }
+
+    fn display(pos: &Position) -> String {
+        let checkers: Vec<String> = squares(pos.checkers()).map(|s| s.to_string()).collect();
+        format!(
+            "{}\nFen: {}\nKey: {:016X}\nCheckers: {}\n",
+            pos.pretty(),
+            pos.to_fen(),
+            pos.key(),
+            checkers.join(" ")
+        )
+    }
+
+    fn evaluate(pos: &Position) -> i32 {
+        crate::eval::chess::evaluate(pos)
+    }
+
+    fn eval_trace(pos: &Position) -> String {
+        crate::eval::chess::trace(pos)
+    }
+
+    fn perft(pos: &Position, depth: u32) -> u64 {
+        crate::tools::perft::perft(pos, depth)
+    }
+
+    fn search_state(start: &Position, moves: &[Move]) -> ChessGame {
+        let mut game = ChessGame::new(*start);
+        for &m in moves {
+            game.play(m);
+        }
+        game
+    }
+}

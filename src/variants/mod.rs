@@ -1,0 +1,204 @@
+//! The games Corvid plays, registered in one place: one [`Variant`] implementation per game, and the
+//! dispatch from a [`GameKind`] chosen at run time to code monomorphised over the variant.
+//!
+//! This is the only module that lists the games. Adding one means a board folder beside `chess/` and `makro/`,
+//! an evaluator, its implementation here, and one arm in each of [`AnyMove`], [`ByGame`], [`for_game!`] and
+//! [`by_game!`]: the engine, the protocols, `play`, the rules and the tools are generic and need no edit.
+
+mod chess;
+mod makro;
+
+pub use self::chess::Chess;
+pub use self::makro::Makromachy;
+
+pub use crate::game::{GameKind, Variant};
+
+/// A move of any game, as the engine reports a best move to front ends that serve every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyMove {
+    /// A chess move.
+    Chess(crate::chess::Move),
+    /// A Makromachy move.
+    Makromachy(crate::makro::Move),
+}
+
+/// A variant's place in the registry: how its values are found in the game-erased types. Every registered
+/// game has its rules ([`crate::rules::Rules`]: how it ends), so generic front ends can referee it.
+pub trait Known: crate::rules::Rules {
+    /// `m` as a move of any game.
+    fn wrap(m: Self::Move) -> AnyMove;
+    /// `m` as this game's move (None when it belongs to another game).
+    fn unwrap(m: AnyMove) -> Option<Self::Move>;
+    /// `F`'s value for this game, built from it.
+    fn inject<F: Family>(v: F::Of<Self>) -> ByGame<F>;
+    /// `F`'s value for this game (None when `b` holds another game).
+    fn project<F: Family>(b: &ByGame<F>) -> Option<&F::Of<Self>>;
+    /// The same, mutable.
+    fn project_mut<F: Family>(b: &mut ByGame<F>) -> Option<&mut F::Of<Self>>;
+}
+
+/// A type built from a variant (`Session<V>`, `Record<V>`...), so that [`ByGame`] can hold one of them for
+/// whichever game runs.
+pub trait Family {
+    /// The type for variant `V`.
+    type Of<V: Known>;
+}
+
+/// One value of `F::Of<V>` for the game that runs; [`by_game!`] opens it generically.
+pub enum ByGame<F: Family> {
+    /// Chess's value.
+    Chess(F::Of<Chess>),
+    /// Makromachy's value.
+    Makromachy(F::Of<Makromachy>),
+}
+
+impl<F: Family> Clone for ByGame<F>
+where
+    F::Of<Chess>: Clone,
+    F::Of<Makromachy>: Clone,
+{
+    fn clone(&self) -> Self {
+        match self {
+            ByGame::Chess(v) => ByGame::Chess(v.clone()),
+            ByGame::Makromachy(v) => ByGame::Makromachy(v.clone()),
+        }
+    }
+}
+
+impl<F: Family> ByGame<F> {
+    /// Which game the value belongs to.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            ByGame::Chess(_) => GameKind::Chess,
+            ByGame::Makromachy(_) => GameKind::Makromachy,
+        }
+    }
+}
+
+/// Runs `$body` with the type `$v` naming the variant of `$kind`: `for_game!(kind, V => V::start_position(false))`.
+#[macro_export]
+macro_rules! for_game {
+    ($kind:expr, $v:ident => $body:expr) => {
+        match $kind {
+            $crate::game::GameKind::Chess => {
+                #[allow(dead_code)]
+                type $v = $crate::variants::Chess;
+                $body
+            }
+            $crate::game::GameKind::Makromachy => {
+                #[allow(dead_code)]
+                type $v = $crate::variants::Makromachy;
+                $body
+            }
+        }
+    };
+}
+
+/// Opens a [`ByGame`] value: `by_game!(value, x, V => body)` runs `body` with `x` bound to the inner value
+/// (by the match's binding mode) and `V` naming its variant.
+#[macro_export]
+macro_rules! by_game {
+    ($value:expr, $x:pat, $v:ident => $body:expr) => {
+        match $value {
+            $crate::variants::ByGame::Chess($x) => {
+                #[allow(dead_code)]
+                type $v = $crate::variants::Chess;
+                $body
+            }
+            $crate::variants::ByGame::Makromachy($x) => {
+                #[allow(dead_code)]
+                type $v = $crate::variants::Makromachy;
+                $body
+            }
+        }
+    };
+}
+
+macro_rules! known {
+    ($v:ty, $arm:ident) => {
+        impl Known for $v {
+            fn wrap(m: Self::Move) -> AnyMove {
+                AnyMove::$arm(m)
+            }
+            fn unwrap(m: AnyMove) -> Option<Self::Move> {
+                match m {
+                    AnyMove::$arm(m) => Some(m),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+            fn inject<F: Family>(v: F::Of<Self>) -> ByGame<F> {
+                ByGame::$arm(v)
+            }
+            fn project<F: Family>(b: &ByGame<F>) -> Option<&F::Of<Self>> {
+                match b {
+                    ByGame::$arm(v) => Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+            fn project_mut<F: Family>(b: &mut ByGame<F>) -> Option<&mut F::Of<Self>> {
+                match b {
+                    ByGame::$arm(v) => Some(v),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+known!(Chess, Chess);
+known!(Makromachy, Makromachy);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Every game's text round trip, generically: start FEN parses back, every legal move's text parses back to
+    /// the same move, and perft 1 counts the legal moves.
+    fn round_trip<V: Known>() {
+        let start = V::start_position(false);
+        let fen = V::to_fen(&start);
+        let again = V::from_fen(&fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(V::to_fen(&again), fen);
+        let legal = V::legal_moves(&start);
+        assert!(!legal.is_empty());
+        assert_eq!(V::perft(&start, 1), legal.len() as u64);
+        for &m in &legal {
+            let text = V::move_text(&start, m);
+            assert_eq!(V::parse_move(&start, &text), Ok(m), "{text}");
+            assert!(V::is_legal(&start, m));
+            assert_eq!(V::unwrap(V::wrap(m)), Some(m));
+        }
+        assert!(V::parse_move(&start, "zz").is_err());
+        assert!(V::from_fen("not a fen", false).is_err());
+        assert!(V::display(&start).contains(&format!("Fen: {fen}")));
+        assert!(!V::eval_trace(&start).is_empty());
+        // The search state after a move is the position after it.
+        let mut after = start.clone();
+        V::play(&mut after, legal[0]);
+        assert_ne!(V::side_to_move(&after), V::side_to_move(&start));
+        let state = V::search_state(&start, &legal[..1]);
+        assert_eq!(
+            crate::game::Game::side_to_move(&state),
+            V::side_to_move(&after).index()
+        );
+    }
+
+    #[test]
+    fn every_game_round_trips_its_text() {
+        for kind in GameKind::ALL {
+            for_game!(kind, V => round_trip::<V>());
+            assert_eq!(kind.name().parse::<GameKind>(), Ok(kind));
+        }
+        assert!("shogi".parse::<GameKind>().is_err());
+    }
+
+    #[test]
+    fn moves_of_one_game_are_not_another_games() {
+        let c = crate::variants::Chess::legal_moves(&Chess::start_position(false))[0];
+        assert_eq!(Makromachy::unwrap(Chess::wrap(c)), None);
+    }
+}

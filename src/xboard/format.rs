@@ -1,0 +1,93 @@
+//! Writing CECP replies: features, thinking output, moves and results.
+
+use crate::chess::{Move, MoveKind, Position};
+use crate::search::{Info, Score};
+
+/// The options Corvid offers through `feature option=…`, with the engine or policy setting each one drives.
+/// Names have no spaces: python-chess (and some GUIs) take an option's name to end at the first space.
+const XB_OPTIONS: &[&str] = &[
+    "MoveOverhead -spin 10 0 5000",
+    "UCI_LimitStrength -check 0",
+    "UCI_Elo -spin 2800 1000 2800",
+    "ClearHash -button",
+    "AcceptDrawBelow -spin 10 -10000 10000",
+    "OfferDraws -check 1",
+    "OfferDrawWithin -spin 15 0 10000",
+    "OfferDrawAfter -spin 30 0 1000",
+    "OfferDrawStreak -spin 4 1 100",
+    "Resign -check 1",
+    "ResignBelow -spin 900 0 100000",
+    "ResignMoves -spin 4 1 100",
+    "FastCastling -check 0",
+];
+
+/// The reply to `protover 2`: `feature` lines, `done=1` last.
+pub fn format_features() -> String {
+    let mut s = String::from("feature done=0\n");
+    s.push_str(&format!(
+        "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
+         analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
+         variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
+        env!("CARGO_PKG_VERSION")
+    ));
+    for o in XB_OPTIONS {
+        s.push_str(&format!("feature option=\"{o}\"\n"));
+    }
+    s.push_str("feature done=1");
+    s
+}
+
+/// A score as xboard writes it: centipawns, or ±(100000 + n) for a mate in n moves.
+pub fn xboard_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    }
+}
+
+/// A thinking line with the PV already written: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`.
+pub fn format_thinking_text(info: &Info, pv: &str) -> String {
+    format!(
+        "{} {} {} {} {} {} 0\t{}",
+        info.depth,
+        xboard_score(info.score),
+        info.time_ms / 10,
+        info.nodes,
+        info.seldepth,
+        info.nps,
+        pv
+    )
+}
+
+/// A thinking line: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`, the PV in SAN from `root`.
+pub fn format_thinking(info: &Info, root: &Position) -> String {
+    let mut pos = *root;
+    let mut pv = Vec::new();
+    for text in &info.pv {
+        let Ok(m) = pos.parse_uci_move(text) else {
+            break;
+        };
+        pv.push(pos.to_san(m));
+        pos.make_move(m);
+    }
+    format_thinking_text(info, &pv.join(" "))
+}
+
+/// A move as CECP sends it: coordinates, but `O-O`/`O-O-O` for castling in Chess960 (as xboard expects).
+pub fn format_move(pos: &Position, m: Move) -> String {
+    if pos.is_chess960() && m.kind() == MoveKind::Castling {
+        if m.to().file() > m.from().file() {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        }
+    } else {
+        m.to_uci(false)
+    }
+}
+
+/// The result line of a finished game: `1-0 {White mates}`.
+pub fn format_result(o: &crate::rules::Outcome) -> String {
+    format!("{} {{{}}}", o.result_str(), o.description())
+}

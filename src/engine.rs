@@ -7,6 +7,7 @@
 use crate::chess::game::ChessGame;
 use crate::chess::types::squares;
 use crate::chess::{FenError, Move, MoveParseError, Position};
+use crate::eval::nnue::{Network, NetworkError, NnueEval};
 use crate::game::Game;
 use crate::makro::game::MakroGame;
 use crate::makro::MakroFenError;
@@ -31,6 +32,8 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
+    /// Free text (a path).
+    String { default: &'static str },
 }
 
 /// One engine option: its name (case-insensitive on input) and kind.
@@ -106,6 +109,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: crate::eval::nnue::EVAL_FILE_DEFAULT,
+        },
+    },
+    OptionSpec {
         name: "UCI_LimitStrength",
         kind: OptionKind::Check { default: false },
     },
@@ -143,6 +152,8 @@ pub enum OptionError {
     Busy(&'static str),
     /// The system refused that much memory for the hash table; the old table is kept.
     NoMemory { mb: usize },
+    /// The `EvalFile` network could not be used; the previous one stays.
+    EvalFile { path: String, error: NetworkError },
 }
 
 impl fmt::Display for OptionError {
@@ -170,6 +181,10 @@ impl fmt::Display for OptionError {
                     "cannot allocate {mb} MB for Hash; the table keeps its size"
                 )
             }
+            OptionError::EvalFile { path, error } => write!(
+                f,
+                "option 'EvalFile': cannot use '{path}': {error}; the previous network stays"
+            ),
             OptionError::Busy(n) => {
                 write!(
                     f,
@@ -189,6 +204,8 @@ pub enum OptionValue {
     Spin(i64),
     Combo(&'static str),
     Button,
+    /// A string option's text (empty when none was given).
+    Text(String),
 }
 
 /// The spec of the option called `name` (ignoring case).
@@ -202,6 +219,7 @@ impl OptionSpec {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } => Ok(OptionValue::Text(value.unwrap_or("").to_string())),
             OptionKind::Check { .. } => {
                 let v = value.ok_or(OptionError::MissingValue(self.name))?;
                 if v.eq_ignore_ascii_case("true") {
@@ -262,6 +280,8 @@ pub struct EngineOptions {
     pub variant: &'static str,
     pub limit_strength: bool,
     pub elo: u32,
+    /// `EvalFile` as last accepted (`<default>`, `<hce>` or a path).
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -277,6 +297,7 @@ impl Default for EngineOptions {
             variant: "chess",
             limit_strength: false,
             elo: ELO_MAX as u32,
+            eval_file: crate::eval::nnue::EVAL_FILE_DEFAULT.to_string(),
         }
     }
 }
@@ -411,6 +432,8 @@ pub struct Engine {
     makro: MakroSession,
     worker: Option<JoinHandle<Finished>>,
     reporter: Reporter,
+    /// The chess network the next searches use (`None`: the hand-crafted evaluation), from `EvalFile`.
+    network: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -418,8 +441,10 @@ impl Engine {
     pub fn new(reporter: Reporter) -> Engine {
         let options = EngineOptions::default();
         let (setup, _) = fresh_setup(options.chess960);
+        let network = crate::eval::nnue::default_network();
         Engine {
-            game: ChessGame::new(setup.start),
+            game: ChessGame::with_eval(setup.start, NnueEval::new(network.clone())),
+            network,
             setup,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: Arc::new(Control::default()),
@@ -552,8 +577,13 @@ impl Engine {
         error.map_or(Ok(()), Err)
     }
 
+    /// The chess network in use (`None`: the hand-crafted evaluation).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+
     fn install(&mut self, setup: GameSetup) {
-        let mut game = ChessGame::new(setup.start);
+        let mut game = ChessGame::with_eval(setup.start, NnueEval::new(self.network.clone()));
         for &m in &setup.moves {
             game.play(m);
         }
@@ -621,6 +651,21 @@ impl Engine {
                         }
                     }
                 }
+            }
+            "EvalFile" => {
+                let text = match value {
+                    OptionValue::Text(t) => t,
+                    _ => String::new(),
+                };
+                self.network = crate::eval::nnue::network_for_option(&text).map_err(|error| {
+                    OptionError::EvalFile {
+                        path: text.clone(),
+                        error,
+                    }
+                })?;
+                self.options.eval_file = text;
+                // The game carries the evaluator: rebuild it (a running search keeps its own copy).
+                self.install(self.setup.clone());
             }
             "UCI_LimitStrength" => self.options.limit_strength = check(&value),
             "UCI_Elo" => self.options.elo = spin(&value) as u32,
@@ -832,7 +877,10 @@ impl Engine {
         if self.is_makromachy() {
             return crate::eval::makro::trace(&self.makro.current);
         }
-        crate::eval::chess::trace(&self.setup.current)
+        let pos = &self.setup.current;
+        let mut text = crate::eval::chess::trace(pos);
+        text.push_str(&crate::eval::nnue::trace_line(self.network.as_deref(), pos));
+        text
     }
 
     /// Perft of the current position: per-move counts, then `Nodes searched: N` last. Blocking.

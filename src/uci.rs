@@ -388,6 +388,9 @@ pub fn format_option(o: &OptionSpec) -> String {
             s
         }
         OptionKind::Button => format!("option name {} type button", o.name),
+        OptionKind::String { default } => {
+            format!("option name {} type string default {default}", o.name)
+        }
     }
 }
 
@@ -641,7 +644,8 @@ impl<W: Write> Session<W> {
                 // Bench measures the machine: it must not share it with a running search.
                 self.engine.quit();
                 self.drain_reports();
-                let text = bench_text(depth, self.engine.is_makromachy());
+                let net = self.engine.network().cloned();
+                let text = bench_text(depth, self.engine.is_makromachy(), net);
                 for l in text.lines() {
                     self.emit(l);
                 }
@@ -659,11 +663,16 @@ impl<W: Write> Session<W> {
 }
 
 /// The same bench as `corvid bench [--variant makromachy]` (its last line `<nodes> nodes <nps> nps`).
-fn bench_text(depth: Option<u32>, makromachy: bool) -> String {
+/// Chess benches with the session's network (`EvalFile`).
+fn bench_text(
+    depth: Option<u32>,
+    makromachy: bool,
+    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> String {
     if makromachy {
         crate::bench::run_makro(depth).text
     } else {
-        crate::bench::run(depth).text
+        crate::bench::run_with_network(depth, net).text
     }
 }
 

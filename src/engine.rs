@@ -183,7 +183,7 @@ impl fmt::Display for OptionError {
             }
             OptionError::EvalFile { path, error } => write!(
                 f,
-                "option 'EvalFile': cannot use '{path}': {error}; the previous network stays"
+                "option 'EvalFile': cannot use '{path}': {error}; the evaluation in use stays"
             ),
             OptionError::Busy(n) => {
                 write!(

@@ -1,6 +1,12 @@
-//! The network file, "corvid NNUE v1" (see the NNUE format note): header constants, layout, checksum and
-//! validation. Standalone (it uses nothing from the crate) so that `build.rs` can include it and refuse to
-//! embed a malformed default network.
+//! The network file, "corvid NNUE v1" (the NNUE format note is the contract with datagen and the trainer):
+//! header constants, layout, checksum and validation. Standalone (it uses nothing from the crate) so that
+//! `build.rs` can include it and refuse to embed a malformed default network.
+//!
+//! Little endian: `b"CRVDNNUE"`, then u32 version (1), H, QA (255), QB (64), SCALE (400), reserved (0); the
+//! feature weights as i16, feature-major (`[f * H + i]`, 768 features); the feature biases (H x i16); the
+//! output weights (2H x i16, the side to move's half first); the output bias (i32); an FNV-1a 64 checksum of
+//! every byte before it. Feature of a piece for perspective P: `(colour != P) * 384 + type * 64 + square`,
+//! the square mirrored (`^ 56`) for Black.
 
 use std::fmt;
 
@@ -51,7 +57,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NetworkError {
-    /// The file could not be read (path and the system's message).
+    /// The file could not be read (the system's message).
     Io(String),
     /// Shorter than the header.
     Truncated { len: usize },
@@ -76,7 +82,7 @@ pub enum NetworkError {
 impl fmt::Display for NetworkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetworkError::Io(e) => write!(f, "cannot read the network file: {e}"),
+            NetworkError::Io(e) => write!(f, "cannot read the file ({e})"),
             NetworkError::Truncated { len } => write!(
                 f,
                 "not a Corvid network: {len} bytes is shorter than the {HEADER_LEN}-byte header"

@@ -96,7 +96,7 @@ impl Network {
     /// [`NetworkError::Io`] when the file cannot be read, else as [`Network::from_bytes`].
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
         let path = path.as_ref();
-        let io = |e: std::io::Error| NetworkError::Io(format!("{}: {e}", path.display()));
+        let io = |e: std::io::Error| NetworkError::Io(e.to_string());
         let len = std::fs::metadata(path).map_err(io)?.len();
         // Anything far beyond a network's size is refused unread (someone passed the wrong file).
         let limit = 4 * format::file_len(HIDDEN) as u64;

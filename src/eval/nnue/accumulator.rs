@@ -203,6 +203,12 @@ impl Clone for AccumulatorStack {
     }
 }
 
+impl std::fmt::Debug for AccumulatorStack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AccumulatorStack(depth {})", self.depth())
+    }
+}
+
 impl AccumulatorStack {
     /// A stack holding `pos`'s accumulator.
     pub fn new(net: &Network, pos: &Position) -> AccumulatorStack {
@@ -270,5 +276,31 @@ impl AccumulatorStack {
             self.slots[i].computed = true;
         }
         &self.entries[self.top]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_follow_the_format_note_for_every_piece_and_square() {
+        let mut seen = [[false; INPUTS]; 2];
+        for color in Color::BOTH {
+            for kind in PieceType::ALL {
+                for s in 0..64u8 {
+                    let piece = Piece::new(color, kind);
+                    for (p, persp) in Color::BOTH.into_iter().enumerate() {
+                        let sq = if persp == Color::White { s } else { s ^ 56 } as usize;
+                        let want = (color != persp) as usize * 384 + kind.index() * 64 + sq;
+                        let got = feature(persp, piece, Square(s));
+                        assert_eq!(got, want, "{color:?} {kind:?} {s} for {persp:?}");
+                        seen[p][got] = true;
+                    }
+                }
+            }
+        }
+        // Each perspective uses every feature exactly once.
+        assert!(seen.iter().flatten().all(|&s| s));
     }
 }

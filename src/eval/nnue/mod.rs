@@ -275,12 +275,6 @@ pub struct NnueEval {
     stack: Option<AccumulatorStack>,
 }
 
-impl std::fmt::Debug for AccumulatorStack {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "AccumulatorStack(depth {})", self.depth())
-    }
-}
-
 impl NnueEval {
     /// Evaluates with `net`, or with the hand-crafted evaluation when `None`.
     pub fn new(net: Option<Arc<Network>>) -> NnueEval {

@@ -35,6 +35,7 @@ pub fn output_sum(stm: &Lanes, opp: &Lanes, w_stm: &Lanes, w_opp: &Lanes, fast: 
     if fast {
         return avx2::output_sum(stm, opp, w_stm, w_opp);
     }
+    #[cfg(not(target_feature = "avx2"))]
     let _ = fast;
     scalar::output_sum(stm, opp, w_stm, w_opp)
 }

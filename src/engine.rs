@@ -5,6 +5,7 @@
 //! `by_game!`. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
+use crate::eval::nnue::NetworkError;
 use crate::game::{GameKind, Variant};
 use crate::search::{Control, Event, Limits, SearchOptions, Searcher, TranspositionTable};
 use crate::types::MoveParseError;
@@ -30,6 +31,8 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
+    /// Free text (a path).
+    String { default: &'static str },
 }
 
 /// One engine option: its name (case-insensitive on input) and kind.
@@ -105,6 +108,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: crate::eval::nnue::EVAL_FILE_DEFAULT,
+        },
+    },
+    OptionSpec {
         name: "UCI_LimitStrength",
         kind: OptionKind::Check { default: false },
     },
@@ -142,6 +151,8 @@ pub enum OptionError {
     Busy(&'static str),
     /// The system refused that much memory for the hash table; the old table is kept.
     NoMemory { mb: usize },
+    /// The `EvalFile` network could not be used; the previous one stays.
+    EvalFile { path: String, error: NetworkError },
 }
 
 impl fmt::Display for OptionError {
@@ -169,6 +180,10 @@ impl fmt::Display for OptionError {
                     "cannot allocate {mb} MB for Hash; the table keeps its size"
                 )
             }
+            OptionError::EvalFile { path, error } => write!(
+                f,
+                "option 'EvalFile': cannot use '{path}': {error}; the evaluation in use stays"
+            ),
             OptionError::Busy(n) => {
                 write!(
                     f,
@@ -188,6 +203,8 @@ pub enum OptionValue {
     Spin(i64),
     Combo(&'static str),
     Button,
+    /// A string option's text (empty when none was given).
+    Text(String),
 }
 
 /// The spec of the option called `name` (ignoring case).
@@ -201,6 +218,7 @@ impl OptionSpec {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } => Ok(OptionValue::Text(value.unwrap_or("").to_string())),
             OptionKind::Check { .. } => {
                 let v = value.ok_or(OptionError::MissingValue(self.name))?;
                 if v.eq_ignore_ascii_case("true") {
@@ -261,6 +279,8 @@ pub struct EngineOptions {
     pub variant: GameKind,
     pub limit_strength: bool,
     pub elo: u32,
+    /// `EvalFile` as last accepted (`<default>`, `<hce>` or a path).
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -276,6 +296,7 @@ impl Default for EngineOptions {
             variant: GameKind::Chess,
             limit_strength: false,
             elo: ELO_MAX as u32,
+            eval_file: crate::eval::nnue::EVAL_FILE_DEFAULT.to_string(),
         }
     }
 }
@@ -386,6 +407,11 @@ impl<V: Known> Session<V> {
             moves: Vec::new(),
             searcher: Some(Searcher::new()),
         }
+    }
+
+    /// The search state built again from the same game (the evaluator changed).
+    fn reinstall(&mut self) {
+        self.game = V::search_state(&self.start, &self.moves);
     }
 
     /// The game becomes `start` with `moves` (legal) played; the searcher stays.
@@ -715,6 +741,22 @@ impl Engine {
                         (self.reporter)(Report::Search(Event::Text(note)));
                     }
                 }
+            }
+            "EvalFile" => {
+                let text = match value {
+                    OptionValue::Text(t) => t,
+                    _ => String::new(),
+                };
+                let net = crate::eval::nnue::network_for_option(&text).map_err(|error| {
+                    OptionError::EvalFile {
+                        path: text.clone(),
+                        error,
+                    }
+                })?;
+                crate::eval::nnue::set_active_network(net);
+                self.options.eval_file = text;
+                // The game carries the evaluator: rebuild it (a running search keeps its own copy).
+                by_game!(&mut self.session, s, V => s.reinstall());
             }
             "UCI_LimitStrength" => self.options.limit_strength = check(&value),
             "UCI_Elo" => self.options.elo = spin(&value) as u32,

@@ -175,8 +175,9 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn in_check(&self) -> bool;
     /// Index (0 or 1) of the side to move, for side-specific tables.
     fn side_to_move(&self) -> usize;
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(&self) -> i32;
+    /// Static evaluation from the side to move's point of view. `&mut`: an evaluator may bring incremental
+    /// state (NNUE accumulators) up to date only when asked.
+    fn evaluate(&mut self) -> i32;
     /// Is a null move reasonable here (the side to move has pieces beyond the ones that zugzwang hurts)?
     fn null_move_ok(&self) -> bool;
 

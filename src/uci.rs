@@ -396,6 +396,9 @@ pub fn format_option(o: &OptionSpec) -> String {
             s
         }
         OptionKind::Button => format!("option name {} type button", o.name),
+        OptionKind::String { default } => {
+            format!("option name {} type string default {default}", o.name)
+        }
     }
 }
 

@@ -2,6 +2,10 @@
 //!
 //! Copy-make underneath: a stack of `Position`s (the top is the current one) with the Zobrist keys alongside
 //! for repetition detection. Taking a move back is popping the stack.
+//!
+//! The evaluator rides along as an [`EvalState`] (NNUE accumulators, say), told of every move made and taken
+//! back. The game is generic over it, so the board code names no evaluator: only the default type parameter
+//! does, and it can move out with the `ChessGame` alias.
 
 use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
@@ -9,6 +13,7 @@ use super::moves::{Move, MoveKind};
 use super::position::Position;
 use super::types::{Bitboard, Color, PieceType, Square};
 use crate::game::{Game, GenKind, MoveBuf};
+use std::fmt::Debug;
 
 /// Upper bound on legal moves in a chess position (the known maximum is 218).
 pub const MAX_CHESS_MOVES: usize = 256;
@@ -19,9 +24,29 @@ pub type ChessMoveList = MoveBuf<Move, MAX_CHESS_MOVES>;
 /// Room reserved on top of the game history so that a search never reallocates the stacks.
 const SEARCH_RESERVE: usize = 512;
 
-/// A chess game: the current position plus the history needed for the draw rules.
+/// An evaluator that follows the game: it hears of every move before it is played and of every take-back,
+/// and evaluates the current position. Implemented by `crate::eval::nnue::NnueEval`.
+pub trait EvalState: Clone + Debug + Send + Sync + 'static {
+    /// The line starts (again) at `pos`: nothing below it will be taken back.
+    fn reset(&mut self, pos: &Position);
+    /// The legal move `m` is about to be played in `pos`.
+    fn make_move(&mut self, pos: &Position, m: Move);
+    /// A null move is about to be played.
+    fn make_null_move(&mut self);
+    /// The last move (or null move) was taken back.
+    fn unmake_move(&mut self);
+    /// Room for `plies` more moves without allocating.
+    fn reserve(&mut self, plies: usize);
+    /// Static evaluation of the current position `pos`, from the side to move's view.
+    fn evaluate(&mut self, pos: &Position) -> i32;
+}
+
+/// The evaluator a plain `ChessGame` uses: the build's network, or the hand-crafted evaluation.
+pub type DefaultEval = crate::eval::nnue::NnueEval;
+
+/// A chess game: the current position plus the history needed for the draw rules, and the evaluator's state.
 #[derive(Clone, Debug)]
-pub struct ChessGame {
+pub struct ChessGame<E: EvalState = DefaultEval> {
     /// Positions from the game's start (or the last irreversible move before it) to the current one.
     stack: Vec<Position>,
     /// For each stack entry, the index of the first position after the latest null move (0 without one):
@@ -29,11 +54,22 @@ pub struct ChessGame {
     floor: Vec<u32>,
     /// Index in `stack` of the search root; repetitions after it are draws at once.
     root: usize,
+    /// Follows `stack`: one make per push, one unmake per pop, a reset where the stack restarts.
+    eval: E,
 }
 
 impl ChessGame {
-    /// A game starting at `pos`.
+    /// A game starting at `pos`, evaluated with the build's default (the embedded network, else the
+    /// hand-crafted evaluation).
     pub fn new(pos: Position) -> ChessGame {
+        ChessGame::with_eval(pos, DefaultEval::default_net())
+    }
+}
+
+impl<E: EvalState> ChessGame<E> {
+    /// A game starting at `pos`, evaluated by `eval` (e.g. `NnueEval::hce()` or a loaded network).
+    pub fn with_eval(pos: Position, mut eval: E) -> ChessGame<E> {
+        eval.reset(&pos);
         let mut stack = Vec::with_capacity(SEARCH_RESERVE);
         stack.push(pos);
         let mut floor = Vec::with_capacity(SEARCH_RESERVE);
@@ -42,17 +78,26 @@ impl ChessGame {
             stack,
             floor,
             root: 0,
+            eval,
         }
+    }
+
+    /// The evaluator's state.
+    pub fn eval_state(&mut self) -> &mut E {
+        &mut self.eval
     }
 
     /// Plays a game move (not a search move): history is kept for repetitions, and trimmed at irreversible
     /// moves, which no repetition can cross.
     pub fn play(&mut self, m: Move) {
         let mut next = *self.position();
+        self.eval.make_move(&next, m);
         next.make_move(m);
         if next.halfmove_clock() == 0 {
             self.stack.clear();
             self.floor.clear();
+            // Nothing below can be taken back now: the evaluator starts afresh, as the stack does.
+            self.eval.reset(&next);
         }
         self.stack.push(next);
         self.floor.push(0);
@@ -210,7 +255,7 @@ impl MoveSink for ChessMoveList {
     }
 }
 
-impl Game for ChessGame {
+impl<E: EvalState> Game for ChessGame<E> {
     type Move = Move;
     type MoveList = ChessMoveList;
 
@@ -244,7 +289,9 @@ impl Game for ChessGame {
 
     #[inline(always)]
     fn make_move(&mut self, m: Move) {
-        let mut next = *self.position();
+        let n = self.stack.len() - 1;
+        self.eval.make_move(&self.stack[n], m);
+        let mut next = self.stack[n];
         next.make_move(m);
         self.stack.push(next);
         let f = self.floor[self.floor.len() - 1];
@@ -256,11 +303,13 @@ impl Game for ChessGame {
         if self.stack.len() > 1 {
             self.stack.pop();
             self.floor.pop();
+            self.eval.unmake_move();
         }
     }
 
     #[inline(always)]
     fn make_null_move(&mut self) {
+        self.eval.make_null_move();
         let mut next = *self.position();
         next.make_null_move();
         self.stack.push(next);
@@ -288,8 +337,9 @@ impl Game for ChessGame {
     }
 
     #[inline(always)]
-    fn evaluate(&self) -> i32 {
-        crate::eval::chess::evaluate(self.position())
+    fn evaluate(&mut self) -> i32 {
+        let n = self.stack.len() - 1;
+        self.eval.evaluate(&self.stack[n])
     }
 
     #[inline(always)]
@@ -338,6 +388,7 @@ impl Game for ChessGame {
         // Make room for the deepest search line so `make_move` never reallocates in the hot path.
         self.stack.reserve(SEARCH_RESERVE);
         self.floor.reserve(SEARCH_RESERVE);
+        self.eval.reserve(SEARCH_RESERVE);
     }
 
     #[inline]
@@ -514,7 +565,7 @@ mod tests {
     fn move_bits_round_trip_and_legality() {
         let g = game_after(crate::chess::STARTPOS, &[]);
         let m = g.position().parse_uci_move("e2e4").expect("legal");
-        assert_eq!(ChessGame::move_from_bits(ChessGame::move_to_bits(m)), m);
+        assert_eq!(<ChessGame>::move_from_bits(<ChessGame>::move_to_bits(m)), m);
         assert!(g.is_legal(m));
         let bad = Move::new(Square::new(4, 1), Square::new(4, 4));
         assert!(!g.is_legal(bad));

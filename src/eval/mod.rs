@@ -2,5 +2,6 @@
 
 pub mod chess;
 pub mod makro;
+pub mod nnue;
 pub mod params;
 mod tuned;

@@ -183,7 +183,7 @@ impl Game for MakroGame {
         self.position().side_to_move().index()
     }
 
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&mut self) -> i32 {
         crate::eval::makro::evaluate(self.position())
     }
 

@@ -3,6 +3,7 @@
 
 use crate::chess::game::ChessGame;
 use crate::chess::Position;
+use crate::eval::nnue::NnueEval;
 use crate::game::{Game, GameKind};
 use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable};
 use std::time::Instant;
@@ -96,16 +97,25 @@ pub struct BenchResult {
     pub text: String,
 }
 
-/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`]) with one thread and a cleared
+/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`]), evaluated with the network in use
+/// (`EvalFile`), with one thread and a cleared
 /// 16 MB table and cleared histories per position, so the node count depends on nothing but the code.
 pub fn run(depth: Option<u32>) -> BenchResult {
+    run_with_network(depth, crate::eval::nnue::active_network())
+}
+
+/// [`run`] evaluating with `net` (`None`: the hand-crafted evaluation) instead of the build's default.
+pub fn run_with_network(
+    depth: Option<u32>,
+    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> BenchResult {
     let games = POSITIONS.iter().map(|entry| {
         let (fen, chess960) = match entry.strip_prefix("960:") {
             Some(f) => (f, true),
             None => (*entry, false),
         };
         Position::from_fen(fen, chess960)
-            .map(ChessGame::new)
+            .map(|p| ChessGame::with_eval(p, NnueEval::new(net.clone())))
             .map_err(|e| e.to_string())
     });
     run_games(games, depth.unwrap_or(DEFAULT_DEPTH))

@@ -76,7 +76,10 @@ impl Variant for Chess {
     }
 
     fn eval_trace(pos: &Position) -> String {
-        crate::eval::chess::trace(pos)
+        let net = crate::eval::nnue::active_network();
+        let mut text = crate::eval::chess::trace(pos);
+        text.push_str(&crate::eval::nnue::trace_line(net.as_deref(), pos));
+        text
     }
 
     fn perft(pos: &Position, depth: u32) -> u64 {

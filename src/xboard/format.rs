@@ -19,6 +19,7 @@ const XB_OPTIONS: &[&str] = &[
     "ResignBelow -spin 900 0 100000",
     "ResignMoves -spin 4 1 100",
     "FastCastling -check 0",
+    "EvalFile -file <default>",
 ];
 
 /// The reply to `protover 2`: `feature` lines, `done=1` last.

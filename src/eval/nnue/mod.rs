@@ -1,0 +1,383 @@
+//! NNUE for orthodox chess and Chess960: a (768 -> 256) x 2 -> 1 network with SCReLU, in the integer form and
+//! file format of the NNUE format note (`format.rs`).
+//!
+//! - [`Network`]: the weights, loaded and validated from a file or from bytes, with a typed [`NetworkError`].
+//! - [`default_network`]: the network embedded at build time from `nets/corvid.nnue` when that file exists
+//!   (`build.rs` then sets `cfg(corvid_embedded_net)`), else none: the hand-crafted evaluation is used.
+//! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
+//!   make/unmake (`accumulator.rs`), or, holding no network, the hand-crafted evaluation. Datagen, which
+//!   bootstraps from the hand-crafted evaluation, asks for it with [`NnueEval::hce`] (or the engine option
+//!   `EvalFile` set to `<hce>`).
+//! - `simd.rs`: the hot loops in AVX2 with a bit-identical scalar twin.
+
+pub mod accumulator;
+pub mod format;
+pub mod simd;
+
+pub use accumulator::{Accumulator, AccumulatorStack, Delta};
+pub use format::{NetworkError, HIDDEN, INPUTS, QA, QB, SCALE};
+
+use crate::chess::game::EvalState;
+use crate::chess::{Color, Move, Position};
+use format::{fnv1a64, CHECKSUM_AT, FT_BIAS_AT, FT_WEIGHTS_AT, OUT_BIAS_AT, OUT_WEIGHTS_AT};
+use simd::Lanes;
+use std::path::Path;
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// The evaluation is clamped to this (far from mate scores, whatever a network outputs).
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// One row of hidden lanes, aligned to a cache line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Row(pub Lanes);
+
+/// A loaded network, in the quantised integer form the file stores.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Feature-transformer weights: one row per feature (`INPUTS` rows).
+    pub(crate) ft_weights: Box<[Row]>,
+    /// Feature-transformer biases.
+    pub(crate) ft_bias: Row,
+    /// Output weights: `[side to move's half, opponent's half]`.
+    pub(crate) out_w: [Row; 2],
+    /// Output bias (in QA * QB units).
+    pub(crate) out_bias: i32,
+    /// Every output weight within the SIMD output's exact range (true for nets trained with the usual
+    /// clipping); otherwise the exact scalar output is used.
+    fast_output: bool,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}->{HIDDEN}x2->1, checksum {:016x})",
+            self.checksum()
+        )
+    }
+}
+
+fn i16_at(bytes: &[u8], at: usize) -> i16 {
+    i16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+impl Network {
+    /// Reads and validates a network from its file bytes.
+    ///
+    /// # Errors
+    /// A wrong magic, version, hidden size, constant, length or checksum (see [`NetworkError`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        format::validate(bytes)?;
+        let mut ft_weights = vec![Row([0; HIDDEN]); INPUTS].into_boxed_slice();
+        for (f, row) in ft_weights.iter_mut().enumerate() {
+            for (i, v) in row.0.iter_mut().enumerate() {
+                *v = i16_at(bytes, FT_WEIGHTS_AT + 2 * (f * HIDDEN + i));
+            }
+        }
+        let mut ft_bias = Row([0; HIDDEN]);
+        for (i, v) in ft_bias.0.iter_mut().enumerate() {
+            *v = i16_at(bytes, FT_BIAS_AT + 2 * i);
+        }
+        let mut out_w = [Row([0; HIDDEN]); 2];
+        for (half, row) in out_w.iter_mut().enumerate() {
+            for (i, v) in row.0.iter_mut().enumerate() {
+                *v = i16_at(bytes, OUT_WEIGHTS_AT + 2 * (half * HIDDEN + i));
+            }
+        }
+        let b = &bytes[OUT_BIAS_AT..OUT_BIAS_AT + 4];
+        let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        Ok(Network::assemble(ft_weights, ft_bias, out_w, out_bias))
+    }
+
+    /// Reads and validates a network file.
+    ///
+    /// # Errors
+    /// [`NetworkError::Io`] when the file cannot be read, else as [`Network::from_bytes`].
+    pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
+        let path = path.as_ref();
+        let io = |e: std::io::Error| NetworkError::Io(e.to_string());
+        let len = std::fs::metadata(path).map_err(io)?.len();
+        // Anything far beyond a network's size is refused unread (someone passed the wrong file).
+        let limit = 4 * format::file_len(HIDDEN) as u64;
+        if len > limit {
+            return Err(NetworkError::BadSize {
+                len: len as usize,
+                expected: format::file_len(HIDDEN),
+            });
+        }
+        Network::from_bytes(&std::fs::read(path).map_err(io)?)
+    }
+
+    /// A network from its quantised parts (as a trainer produces them): `ft_weights` feature-major
+    /// (`[f * HIDDEN + i]`, `INPUTS * HIDDEN` values), `ft_bias` (`HIDDEN`), `out_w` (`2 * HIDDEN`, the side
+    /// to move's half first). `None` when a length is wrong.
+    pub fn from_parts(
+        ft_weights: &[i16],
+        ft_bias: &[i16],
+        out_w: &[i16],
+        out_bias: i32,
+    ) -> Option<Network> {
+        if ft_weights.len() != INPUTS * HIDDEN
+            || ft_bias.len() != HIDDEN
+            || out_w.len() != 2 * HIDDEN
+        {
+            return None;
+        }
+        let row = |s: &[i16]| {
+            let mut r = Row([0; HIDDEN]);
+            r.0.copy_from_slice(s);
+            r
+        };
+        let rows: Box<[Row]> = ft_weights.chunks_exact(HIDDEN).map(row).collect();
+        let out = [row(&out_w[..HIDDEN]), row(&out_w[HIDDEN..])];
+        Some(Network::assemble(rows, row(ft_bias), out, out_bias))
+    }
+
+    fn assemble(ft_weights: Box<[Row]>, ft_bias: Row, out_w: [Row; 2], out_bias: i32) -> Network {
+        let limit = simd::FAST_OUTPUT_WEIGHT;
+        let fast_output = out_w
+            .iter()
+            .all(|r| r.0.iter().all(|&w| (-limit..=limit).contains(&w)));
+        Network {
+            ft_weights,
+            ft_bias,
+            out_w,
+            out_bias,
+            fast_output,
+        }
+    }
+
+    /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(format::file_len(HIDDEN));
+        b.extend_from_slice(&format::MAGIC);
+        for w in [
+            format::VERSION,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            0,
+        ] {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        let rows = self
+            .ft_weights
+            .iter()
+            .chain([&self.ft_bias])
+            .chain(&self.out_w);
+        for r in rows {
+            for v in r.0 {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        debug_assert_eq!(b.len(), CHECKSUM_AT);
+        let sum = fnv1a64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// The FNV-1a checksum its file carries (identifies a network in `eval` output).
+    pub fn checksum(&self) -> u64 {
+        let b = self.to_bytes();
+        fnv1a64(&b[..b.len() - 8])
+    }
+
+    /// The output in centipawns, from `stm`'s view, for the accumulator `acc`:
+    /// `(sum screlu(acc_stm) * w_stm + sum screlu(acc_opp) * w_opp) / QA + bias`, times `SCALE / (QA * QB)`.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+        let (us, them) = (&acc.lanes[stm.index()], &acc.lanes[stm.flip().index()]);
+        let sum = simd::output_sum(
+            us,
+            them,
+            &self.out_w[0].0,
+            &self.out_w[1].0,
+            self.fast_output,
+        );
+        let out = (sum / QA) as i64 + self.out_bias as i64;
+        let cp = out * SCALE as i64 / (QA * QB) as i64;
+        cp.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
+    }
+
+    /// The evaluation of `pos` from the side to move's view, computed from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.output(&Accumulator::refresh(self, pos), pos.side_to_move())
+    }
+}
+
+#[cfg(corvid_embedded_net)]
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/nets/corvid.nnue"
+)));
+#[cfg(not(corvid_embedded_net))]
+const EMBEDDED: Option<&[u8]> = None;
+
+/// The network built into this binary (`nets/corvid.nnue` at build time), or `None`: then the hand-crafted
+/// evaluation is the default. `build.rs` has already validated the file, so it cannot fail here.
+pub fn default_network() -> Option<Arc<Network>> {
+    static DEFAULT: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| EMBEDDED.and_then(|b| Network::from_bytes(b).ok().map(Arc::new)))
+        .clone()
+}
+
+/// The network chess games are evaluated with unless told otherwise: the build's default until `EvalFile`
+/// chooses another (`None`: the hand-crafted evaluation). One setting per process, as the tablebases are:
+/// games built after a change use the new network, a running search keeps the one it started with.
+fn active_slot() -> &'static RwLock<Option<Arc<Network>>> {
+    static ACTIVE: OnceLock<RwLock<Option<Arc<Network>>>> = OnceLock::new();
+    ACTIVE.get_or_init(|| RwLock::new(default_network()))
+}
+
+/// The network in use now (see [`set_active_network`]).
+pub fn active_network() -> Option<Arc<Network>> {
+    match active_slot().read() {
+        Ok(net) => net.clone(),
+        Err(poisoned) => poisoned.into_inner().clone(),
+    }
+}
+
+/// Makes `net` the network that chess games built from now on evaluate with (`None`: hand-crafted).
+pub fn set_active_network(net: Option<Arc<Network>>) {
+    match active_slot().write() {
+        Ok(mut slot) => *slot = net,
+        Err(poisoned) => *poisoned.into_inner() = net,
+    }
+}
+
+/// `EvalFile`'s default: the embedded network, or the hand-crafted evaluation when none is embedded.
+pub const EVAL_FILE_DEFAULT: &str = "<default>";
+/// The `EvalFile` value that chooses the hand-crafted evaluation.
+pub const EVAL_FILE_HCE: &str = "<hce>";
+
+/// The network an `EvalFile` value names: `<default>` or empty for [`default_network`], `<hce>` for none
+/// (the hand-crafted evaluation), anything else a path to load.
+///
+/// # Errors
+/// The path's [`Network::load`] error.
+pub fn network_for_option(value: &str) -> Result<Option<Arc<Network>>, NetworkError> {
+    let value = value.trim();
+    if value.is_empty() || value.eq_ignore_ascii_case(EVAL_FILE_DEFAULT) {
+        Ok(default_network())
+    } else if value.eq_ignore_ascii_case(EVAL_FILE_HCE) {
+        Ok(None)
+    } else {
+        Network::load(value).map(|n| Some(Arc::new(n)))
+    }
+}
+
+/// The `eval` command's network line(s) for `pos`: the network's output from White's view and the side to
+/// move's, or a note that the hand-crafted evaluation is in use.
+pub fn trace_line(net: Option<&Network>, pos: &Position) -> String {
+    match net {
+        None => "NNUE: no network; the hand-crafted evaluation above is in use\n".to_string(),
+        Some(net) => {
+            let stm = net.evaluate(pos);
+            let white = if pos.side_to_move() == Color::White {
+                stm
+            } else {
+                -stm
+            };
+            format!(
+                "NNUE network {:016x} (in use):\nNNUE evaluation (White's view): {white} cp\nNNUE evaluation (side to move): {stm} cp\n",
+                net.checksum()
+            )
+        }
+    }
+}
+
+/// The evaluator a `ChessGame` carries: a network and the accumulators of the current line, or no network
+/// and the hand-crafted evaluation (`crate::eval::chess::evaluate`) unchanged.
+#[derive(Clone, Debug)]
+pub struct NnueEval {
+    net: Option<Arc<Network>>,
+    /// Present exactly when `net` is, once the game has been reset to a position.
+    stack: Option<AccumulatorStack>,
+}
+
+impl NnueEval {
+    /// Evaluates with `net`, or with the hand-crafted evaluation when `None`.
+    pub fn new(net: Option<Arc<Network>>) -> NnueEval {
+        NnueEval { net, stack: None }
+    }
+
+    /// The network in use ([`active_network`]): the embedded one unless `EvalFile` chose another.
+    pub fn default_net() -> NnueEval {
+        NnueEval::new(active_network())
+    }
+
+    /// The hand-crafted evaluation, whatever network is embedded (datagen's bootstrap).
+    pub fn hce() -> NnueEval {
+        NnueEval::new(None)
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
+    }
+
+    /// The accumulator of the current position, brought up to date (`None` without a network). Tests hold
+    /// it against `Accumulator::refresh`.
+    pub fn accumulator(&mut self) -> Option<&Accumulator> {
+        match (&self.net, &mut self.stack) {
+            (Some(net), Some(stack)) => Some(stack.current(net)),
+            _ => None,
+        }
+    }
+}
+
+impl Default for NnueEval {
+    fn default() -> Self {
+        NnueEval::default_net()
+    }
+}
+
+impl EvalState for NnueEval {
+    fn reset(&mut self, pos: &Position) {
+        if let Some(net) = &self.net {
+            match &mut self.stack {
+                Some(s) => s.reset(net, pos),
+                None => self.stack = Some(AccumulatorStack::new(net, pos)),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn make_move(&mut self, pos: &Position, m: Move) {
+        if let Some(s) = &mut self.stack {
+            s.push(Delta::of_move(pos, m));
+        }
+    }
+
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        if let Some(s) = &mut self.stack {
+            s.push(Delta::default());
+        }
+    }
+
+    #[inline(always)]
+    fn unmake_move(&mut self) {
+        if let Some(s) = &mut self.stack {
+            s.pop();
+        }
+    }
+
+    fn reserve(&mut self, plies: usize) {
+        if let Some(s) = &mut self.stack {
+            s.reserve(plies);
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        match (&self.net, &mut self.stack) {
+            (Some(net), Some(stack)) => net.output(stack.current(net), pos.side_to_move()),
+            _ => crate::eval::chess::evaluate(pos),
+        }
+    }
+}

@@ -228,7 +228,8 @@ impl<G: Game> Searcher<G> {
     /// Searches `root` and returns the best move. Blocking; reports through `report` (called from the search
     /// threads; `Info` only from the main one). With no legal move: one `Info` with `Mate(0)` (checkmated) or
     /// `Cp(0)` (stalemate), then `best: None`. While pondering or infinite, returns only after `stop` (or, for
-    /// pondering, a ponderhit once the search is complete).
+    /// pondering, a ponderhit once the search is complete). The last `Info` of line 1 always starts with the
+    /// best move returned, followed by the ponder move when there is one (GUIs show it as the line played).
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &mut self,

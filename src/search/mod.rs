@@ -13,6 +13,7 @@ pub mod tt;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::game::{Game, GenKind, MoveBuffer};
@@ -230,7 +231,8 @@ impl<G: Game> Searcher<G> {
     /// Searches `root` and returns the best move. Blocking; reports through `report` (called from the search
     /// threads; `Info` only from the main one). With no legal move: one `Info` with `Mate(0)` (checkmated) or
     /// `Cp(0)` (stalemate), then `best: None`. While pondering or infinite, returns only after `stop` (or, for
-    /// pondering, a ponderhit once the search is complete).
+    /// pondering, a ponderhit once the search is complete). The last `Info` of line 1 always starts with the
+    /// best move returned, followed by the ponder move when there is one (GUIs show it as the line played).
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &mut self,
@@ -318,6 +320,20 @@ impl<G: Game> Searcher<G> {
         }
         tt.new_search();
 
+        // The first two moves of the last line 1 reported and its depth: the final line must agree with the
+        // move played and the ponder move (GUIs show the last line as the one the engine plays).
+        let last_line: Mutex<Option<(u32, Vec<String>)>> = Mutex::new(None);
+        let recording_report = |event: Event| {
+            if let Event::Info(info) = &event {
+                if info.multipv == 1 {
+                    if let Ok(mut last) = last_line.lock() {
+                        *last = Some((info.depth, info.pv.iter().take(2).cloned().collect()));
+                    }
+                }
+            }
+            report(event);
+        };
+
         let tm = TimeManager::new(&limits, game.side_to_move(), opts.move_overhead_ms, start);
         let node_counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let shared = Shared {
@@ -330,11 +346,12 @@ impl<G: Game> Searcher<G> {
             report_multipv,
             show_wdl: opts.show_wdl,
             start,
-            report,
+            report: &recording_report,
             threads,
         };
 
         let mut result_moves = root_moves.clone();
+        let mut last_depth = 1;
         std::thread::scope(|scope| {
             let (main_hist, helper_hists) = self.histories.split_at_mut(1);
             let mut helpers = Vec::new();
@@ -365,11 +382,14 @@ impl<G: Game> Searcher<G> {
                     let mut w =
                         Worker::new(0, main_game, main_hist, shared_ref, main_rms, Some(tm));
                     w.iterative_deepening();
-                    w.finish();
-                    w.root_moves
+                    let depth = w.finish();
+                    (w.root_moves, depth)
                 });
             match main.map(|h| h.join()) {
-                Ok(Ok(rms)) => result_moves = rms,
+                Ok(Ok((rms, depth))) => {
+                    result_moves = rms;
+                    last_depth = depth;
+                }
                 _ => {
                     // The main search thread could not run: the pre-ordered first move is still legal.
                     shared.abort.store(true, Ordering::Relaxed);
@@ -386,22 +406,44 @@ impl<G: Game> Searcher<G> {
             None => 0,
         };
         let best = &result_moves[chosen];
-        let ponder = if chosen == 0 {
-            best.pv.get(1).copied()
-        } else {
-            None
-        };
-        let ponder = ponder.or_else(|| {
+        let mut pv = best.pv.clone();
+        if pv.len() < 2 {
             // Guess the reply from the table when the PV was cut short.
             let mut g = game.clone();
             g.make_move(best.mv);
-            let hit = tt.probe(g.key(), 1)?;
-            let m = G::move_from_bits(hit.mv);
-            g.is_legal(m).then_some(m)
+            if let Some(hit) = tt.probe(g.key(), 1) {
+                let m = G::move_from_bits(hit.mv);
+                if g.is_legal(m) {
+                    pv.truncate(1);
+                    pv.push(m);
+                }
+            }
+        }
+        let best_text = game.move_text(best.mv);
+        let ponder_text = pv.get(1).map(|&m| {
+            let mut g = game.clone();
+            g.make_move(best.mv);
+            g.move_text(m)
         });
+
+        // The line played must be the last line 1 reported, starting with the best move and then the ponder
+        // move. It is not when the limited-strength choice took another move, when the final sort put a move
+        // ahead of the last reported best, or when the ponder move came from the table; then it is
+        // reported once more, with the best-known score of the move.
+        let printed = last_line.lock().ok().and_then(|mut l| l.take());
+        let agrees = printed.as_ref().is_some_and(|(_, p)| {
+            p.first() == Some(&best_text) && p.get(1) == ponder_text.as_ref()
+        });
+        if !agrees {
+            let depth = printed.map_or(last_depth, |(d, _)| d as i32);
+            let score = shared.final_score(&game, best);
+            report(Event::Info(
+                shared.line_info(&game, best, &pv, depth, 0, score),
+            ));
+        }
         Outcome {
             best: Some(best.mv),
-            ponder,
+            ponder: pv.get(1).copied(),
         }
     }
 

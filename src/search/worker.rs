@@ -22,7 +22,10 @@ pub struct RootMove<M> {
     pub score: i32,
     /// Score from the last completed iteration.
     pub prev_score: i32,
-    /// Bound of the score of the last search of this move.
+    /// The result of the latest search of this move that gave one, kept across aspiration re-searches and
+    /// iterations (`score` is reset for every re-search); `-INFINITY` until the move has one.
+    pub last_score: i32,
+    /// Bound of `last_score` against the window it was searched with.
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<M>,
@@ -35,6 +38,7 @@ impl<M: Copy> RootMove<M> {
             mv,
             score: order,
             prev_score: -INFINITY,
+            last_score: -INFINITY,
             bound: Bound::Exact,
             seldepth: 0,
             pv: vec![mv],
@@ -71,8 +75,55 @@ pub struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    fn total_nodes(&self) -> u64 {
+    pub(super) fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// The `info` of line `line` (0-based): root move `rm` followed by `pv` (which starts with `rm.mv`),
+    /// played from `root`.
+    pub(super) fn line_info<G: Game>(
+        &self,
+        root: &G,
+        rm: &RootMove<G::Move>,
+        pv: &[G::Move],
+        depth: i32,
+        line: usize,
+        (score, bound): (i32, Bound),
+    ) -> Info {
+        let nodes = self.total_nodes();
+        let time_ms = self.start.elapsed().as_millis() as u64;
+        let mut g = root.clone();
+        let mut texts = Vec::with_capacity(pv.len());
+        for &m in pv {
+            texts.push(g.move_text(m));
+            g.make_move(m);
+        }
+        Info {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: line + 1,
+            score: to_score(score),
+            bound,
+            wdl: self.show_wdl.then(|| wdl(score)),
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.tt.hashfull(),
+            time_ms,
+            pv: texts,
+        }
+    }
+
+    /// The best-known score of `rm` for a final report, with its bound: the latest search result, or, for a
+    /// move no search finished with (a limit hit during the first iteration), the static evaluation after
+    /// it, so that the line played is still reported.
+    pub(super) fn final_score<G: Game>(&self, root: &G, rm: &RootMove<G::Move>) -> (i32, Bound) {
+        if rm.last_score != -INFINITY {
+            return (rm.last_score, rm.bound);
+        }
+        let mut g = root.clone();
+        g.make_move(rm.mv);
+        let eval = -g.evaluate();
+        (eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1), Bound::Exact)
     }
 }
 
@@ -260,7 +311,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if !self.is_main() {
                 continue;
             }
-            self.report_lines(depth, None);
+            self.report_lines(depth);
 
             // Stop conditions checked between iterations (main thread only).
             if self
@@ -319,22 +370,33 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Called on the main thread after iterative deepening: honours the UCI rule that an infinite or ponder
-    /// search waits for `stop`, then reports the final line if the last iteration was cut short.
-    pub fn finish(&mut self) {
+    /// search waits for `stop`, then reports the final line if the last iteration was cut short. Returns the
+    /// depth of the last line reported.
+    pub fn finish(&mut self) -> i32 {
         super::wait_while_pondering(&self.shared.limits, self.shared.control);
         self.shared.abort.store(true, Ordering::Relaxed);
         self.root_moves[..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        if self.stopped {
-            // Stable sort above keeps the previous best first unless a move proved better in the cut iteration.
-            let depth = (self.completed_depth + 1).max(1);
-            self.report_lines(depth, Some(1));
+        if !self.stopped {
+            return self.completed_depth.max(1);
         }
+        // The stable sort above keeps the previous best first unless a move proved better in the cut
+        // iteration. That move is reported even without a score from this iteration: after an aspiration
+        // fail high the new best move leads with only its bound, and skipping it left the GUI showing
+        // another move's line.
+        let depth = (self.completed_depth + 1).max(1);
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let rm = &self.root_moves[0];
+        let score = self.shared.final_score(&self.game, rm);
+        let info = self
+            .shared
+            .line_info(&self.game, rm, &rm.pv, depth, 0, score);
+        (self.shared.report)(Event::Info(info));
+        depth
     }
 
-    fn report_lines(&mut self, depth: i32, only: Option<usize>) {
+    fn report_lines(&mut self, depth: i32) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-        let lines = only.unwrap_or(self.shared.report_multipv);
-        for i in 0..lines.min(self.root_moves.len()) {
+        for i in 0..self.shared.report_multipv.min(self.root_moves.len()) {
             let rm = &self.root_moves[i];
             let score = rm.display_score();
             if score == -INFINITY {
@@ -347,27 +409,8 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn make_info(&self, depth: i32, line: usize, score: i32, bound: Bound) -> Info {
         let rm = &self.root_moves[line];
-        let nodes = self.shared.total_nodes();
-        let time_ms = self.elapsed_ms();
-        let mut g = self.game.clone();
-        let mut pv = Vec::with_capacity(rm.pv.len());
-        for &m in &rm.pv {
-            pv.push(g.move_text(m));
-            g.make_move(m);
-        }
-        Info {
-            depth: depth as u32,
-            seldepth: rm.seldepth.max(depth as usize) as u32,
-            multipv: line + 1,
-            score: to_score(score),
-            bound,
-            wdl: self.shared.show_wdl.then(|| wdl(score)),
-            nodes,
-            nps: nodes * 1000 / time_ms.max(1),
-            hashfull: self.shared.tt.hashfull(),
-            time_ms,
-            pv,
-        }
+        self.shared
+            .line_info(&self.game, rm, &rm.pv, depth, line, (score, bound))
     }
 
     /// Searches the root at `depth` with an aspiration window around the last score of line `pv_idx`.
@@ -386,15 +429,13 @@ impl<'a, G: Game> Worker<'a, G> {
                 return;
             }
             self.root_moves[self.pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            // The move now at `pv_idx` carries the bound of this result (set by the root search).
             if score <= alpha {
-                self.root_moves[self.pv_idx].bound = Bound::Upper;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                self.root_moves[self.pv_idx].bound = Bound::Lower;
                 beta = (score + delta).min(INFINITY);
             } else {
-                self.root_moves[self.pv_idx].bound = Bound::Exact;
                 return;
             }
             if self.is_main()
@@ -472,6 +513,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 let len = self.pv_len[1];
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
+                rm.last_score = score;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);

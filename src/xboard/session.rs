@@ -524,7 +524,9 @@ impl<W: Write> Session<W> {
     fn report(&mut self, r: Report) {
         match r {
             Report::Search(Event::Info(info)) => {
-                if info.multipv != 1 || info.bound != Bound::Exact {
+                // Bound lines are shown too: the search's last line (after a cut iteration, maybe a bound)
+                // is the one it plays; only exact scores feed the draw and resign policy.
+                if info.multipv != 1 {
                     return;
                 }
                 let line = match (self.thinking, &self.makro_thinking) {
@@ -533,7 +535,9 @@ impl<W: Write> Session<W> {
                     (None, Some(_)) => format_thinking_text(&info, &info.pv.join(" ")),
                     (None, None) => return,
                 };
-                self.search_score = Some(info.score);
+                if info.bound == Bound::Exact {
+                    self.search_score = Some(info.score);
+                }
                 if self.post && !info.pv.is_empty() {
                     self.emit(&line);
                 }

@@ -16,6 +16,7 @@ pub mod perft;
 pub mod play;
 pub mod rules;
 pub mod search;
+pub mod tb;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod uci;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -300,13 +300,14 @@ pub fn xboard_score(score: Score) -> i32 {
 /// A thinking line with the PV already written: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`.
 pub fn format_thinking_text(info: &Info, pv: &str) -> String {
     format!(
-        "{} {} {} {} {} {} 0\t{}",
+        "{} {} {} {} {} {} {}\t{}",
         info.depth,
         xboard_score(info.score),
         info.time_ms / 10,
         info.nodes,
         info.seldepth,
         info.nps,
+        info.tbhits,
         pv
     )
 }
@@ -1345,12 +1346,13 @@ mod tests {
             nodes: 5000,
             nps: 100_000,
             hashfull: 0,
+            tbhits: 42,
             time_ms: 1234,
             pv: vec!["g1f3".into(), "d7d5".into(), "zz".into()],
         };
         assert_eq!(
             format_thinking(&info, &Position::startpos()),
-            "6 21 123 5000 9 100000 0\tNf3 d5"
+            "6 21 123 5000 9 100000 42\tNf3 d5"
         );
     }
 

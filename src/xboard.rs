@@ -73,6 +73,11 @@ pub enum Command {
     Post(bool),
     Memory(u64),
     Cores(u64),
+    /// `egtpath KIND PATH`: where endgame tables of one kind are (Corvid reads `syzygy`).
+    EgtPath {
+        kind: String,
+        path: String,
+    },
     Option {
         name: String,
         value: Option<String>,
@@ -178,6 +183,13 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
             },
         },
         "option" => return Err(bad("option")),
+        "egtpath" => match rest.split_once(' ') {
+            Some((kind, path)) if !path.trim().is_empty() => Command::EgtPath {
+                kind: kind.to_string(),
+                path: path.trim().to_string(),
+            },
+            _ => return Err(bad("egtpath")),
+        },
         "quit" => Command::Quit,
         // A bare move (protocol version 1 style, or a GUI that ignores usermove=1).
         _ if rest.is_empty() && looks_like_move(head) => Command::UserMove(head.to_string()),
@@ -278,7 +290,7 @@ pub fn format_features() -> String {
     s.push_str(&format!(
         "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
          analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
-         variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
+         egt=\"syzygy\" variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
     ));
     for o in XB_OPTIONS {
@@ -777,6 +789,13 @@ impl<W: Write> Session<W> {
                 let r = self.set_engine_option("Threads", &n.to_string());
                 self.option_result("cores", r);
             }
+            Command::EgtPath { kind, path } if kind == "syzygy" => {
+                let r = self.set_engine_option("SyzygyPath", &path);
+                self.option_result("egtpath", r);
+            }
+            Command::EgtPath { kind, .. } => {
+                self.emit(&format!("Error (unsupported table kind {kind}): egtpath"));
+            }
             Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Quit => return false,
         }
@@ -1247,6 +1266,15 @@ mod tests {
         assert_eq!(parse("hard"), Command::Ponder(true));
         assert_eq!(parse("nopost"), Command::Post(false));
         assert_eq!(parse("memory 64"), Command::Memory(64));
+        assert_eq!(
+            parse("egtpath syzygy /tb/a b:/tb/c"),
+            Command::EgtPath {
+                kind: "syzygy".into(),
+                path: "/tb/a b:/tb/c".into()
+            }
+        );
+        assert!(parse_command("egtpath syzygy").is_err());
+        assert!(parse_command("egtpath").is_err());
         assert_eq!(parse("cores 2"), Command::Cores(2));
         assert_eq!(
             parse("option ResignBelow=500"),
@@ -1367,6 +1395,7 @@ mod tests {
             "usermove=1",
             "draw=1",
             "myname=\"Corvid",
+            "egt=\"syzygy\"",
         ] {
             assert!(f.contains(needed), "{needed}");
         }

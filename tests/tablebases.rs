@@ -92,6 +92,49 @@ fn wdl_and_dtz_agree_with_python_chess() {
     eprintln!("{probes} WDL probes, {per_second:.0} probes/s");
 }
 
+#[test]
+fn root_ranking_keeps_the_best_outcome() {
+    load();
+    let text = std::fs::read_to_string(EXPECTED).expect("expected values");
+    let (mut ranked, mut promotions, mut en_passant) = (0, 0, 0);
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fen = line.split(';').next().expect("FEN");
+        let pos = Position::from_fen(fen, false).expect("valid FEN");
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        if moves.is_empty() {
+            continue;
+        }
+        let root = tb::probe_wdl(&pos).expect("in the tables");
+        let ranks = tb::rank_root_moves(&pos, &moves, false, true).expect("ranked");
+        assert_eq!(ranks.len(), moves.len(), "{fen}");
+        let best = ranks.iter().map(|r| r.rank).max().expect("a move");
+        for (&m, r) in moves.iter().zip(&ranks) {
+            let mut next = pos;
+            next.make_move(m);
+            // The opponent's verdict after the move, from the mover's side (the clock is zero at the root).
+            let after = tb::probe_wdl(&next)
+                .map(Wdl::flip)
+                .unwrap_or(if next.in_check() { Wdl::Win } else { Wdl::Draw });
+            assert_eq!(r.wdl, after, "{fen}: {}", m.to_uci(false));
+            if r.rank == best {
+                assert_eq!(after, root, "{fen}: {} is ranked best", m.to_uci(false));
+            } else {
+                assert!(after <= root, "{fen}: {}", m.to_uci(false));
+            }
+            promotions += m.promotion_piece().is_some() as usize;
+            en_passant += (m.kind() == corvid::chess::MoveKind::EnPassant) as usize;
+        }
+        ranked += 1;
+    }
+    assert!(
+        ranked >= 600 && promotions > 20 && en_passant >= 5,
+        "{ranked} {promotions} {en_passant}"
+    );
+}
+
 /// Corvid behind the engine facade, searching a fixed number of nodes per move.
 struct Player {
     engine: Engine,

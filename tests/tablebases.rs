@@ -135,6 +135,37 @@ fn root_ranking_keeps_the_best_outcome() {
     );
 }
 
+#[test]
+fn root_ranking_follows_the_fifty_move_rule() {
+    load();
+    // DTZ 62 with 90 plies already on the clock: won over the board, drawn by the 50-move rule.
+    let pos = Position::from_fen("K7/8/8/8/1k4B1/8/8/3N4 w - - 90 80", false).expect("FEN");
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let best = |rule50: bool| {
+        let ranks = tb::rank_root_moves(&pos, &moves, false, rule50).expect("ranked");
+        let top = ranks.iter().map(|r| r.rank).max().expect("a move");
+        let kept: Vec<_> = ranks.into_iter().filter(|r| r.rank == top).collect();
+        kept
+    };
+    let with_rule = best(true);
+    assert!(with_rule.iter().all(|r| r.wdl == Wdl::CursedWin));
+    let without = best(false);
+    assert!(without.iter().all(|r| r.wdl == Wdl::Win));
+    // So late in the count only the quickest progress ranks best.
+    assert!(with_rule.iter().all(|r| r.dtz == 62), "{with_rule:?}");
+    // Early in the count every move that keeps the win in reach ranks best, the search choosing among them;
+    // after a repetition only the quickest do.
+    let fresh = Position::from_fen("K7/8/8/8/1k4B1/8/8/3N4 w - - 0 1", false).expect("FEN");
+    let ranks = tb::rank_root_moves(&fresh, &moves, false, true).expect("ranked");
+    let top = ranks.iter().map(|r| r.rank).max().expect("a move");
+    let early = ranks.iter().filter(|r| r.rank == top).count();
+    let ranks = tb::rank_root_moves(&fresh, &moves, true, true).expect("ranked");
+    let top = ranks.iter().map(|r| r.rank).max().expect("a move");
+    let repeated: Vec<_> = ranks.iter().filter(|r| r.rank == top).collect();
+    assert!(early > repeated.len(), "{early} {}", repeated.len());
+    assert!(repeated.iter().all(|r| r.dtz == 62 && r.wdl == Wdl::Win));
+}
+
 /// Corvid behind the engine facade, searching a fixed number of nodes per move.
 struct Player {
     engine: Engine,

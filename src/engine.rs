@@ -31,7 +31,7 @@ pub enum OptionKind {
     },
     /// An action without a value.
     Button,
-    /// Free text (a path).
+    /// Free text (a path; `<empty>` for none, as UCI GUIs write it).
     String { default: &'static str },
 }
 
@@ -125,6 +125,30 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: ELO_MAX,
         },
     },
+    OptionSpec {
+        name: "SyzygyPath",
+        kind: OptionKind::String { default: "<empty>" },
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    OptionSpec {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: crate::tb::MAX_PIECES as i64,
+            min: 0,
+            max: crate::tb::MAX_PIECES as i64,
+        },
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+    },
 ];
 
 /// Why `set_option` refused.
@@ -153,6 +177,8 @@ pub enum OptionError {
     NoMemory { mb: usize },
     /// The `EvalFile` network could not be used; the previous one stays.
     EvalFile { path: String, error: NetworkError },
+    /// `SyzygyPath` was refused (see the reason).
+    Tablebases(crate::tb::TbError),
 }
 
 impl fmt::Display for OptionError {
@@ -184,6 +210,7 @@ impl fmt::Display for OptionError {
                 f,
                 "option 'EvalFile': cannot use '{path}': {error}; the evaluation in use stays"
             ),
+            OptionError::Tablebases(e) => write!(f, "SyzygyPath: {e}"),
             OptionError::Busy(n) => {
                 write!(
                     f,
@@ -218,7 +245,9 @@ impl OptionSpec {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
-            OptionKind::String { .. } => Ok(OptionValue::Text(value.unwrap_or("").to_string())),
+            OptionKind::String { default } => {
+                Ok(OptionValue::Text(value.unwrap_or(default).to_string()))
+            }
             OptionKind::Check { .. } => {
                 let v = value.ok_or(OptionError::MissingValue(self.name))?;
                 if v.eq_ignore_ascii_case("true") {
@@ -281,6 +310,12 @@ pub struct EngineOptions {
     pub elo: u32,
     /// `EvalFile` as last accepted (`<default>`, `<hce>` or a path).
     pub eval_file: String,
+    /// Tablebase probes inside the tree from this remaining depth on.
+    pub syzygy_probe_depth: u32,
+    /// Tablebase probes only for positions of at most this many pieces (and within the loaded tables).
+    pub syzygy_probe_limit: u32,
+    /// The 50-move rule turns cursed tablebase wins and blessed losses into draws.
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for EngineOptions {
@@ -297,6 +332,9 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: ELO_MAX as u32,
             eval_file: crate::eval::nnue::EVAL_FILE_DEFAULT.to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: crate::tb::MAX_PIECES,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -758,6 +796,27 @@ impl Engine {
                 // The game carries the evaluator: rebuild it (a running search keeps its own copy).
                 by_game!(&mut self.session, s, V => s.reinstall());
             }
+            "SyzygyPath" => {
+                let path = match &value {
+                    OptionValue::Text(p) => p.as_str(),
+                    _ => "",
+                };
+                // The tables are swapped only between searches (probes would otherwise wait on the swap).
+                self.stop();
+                self.wait();
+                let text = match crate::tb::set_path(path) {
+                    Ok(Some(found)) => format!(
+                        "found {} tablebase files, up to {} pieces",
+                        found.files, found.max_pieces
+                    ),
+                    Ok(None) => "no tablebases".to_string(),
+                    Err(e) => return Err(OptionError::Tablebases(e)),
+                };
+                (self.reporter)(Report::Search(Event::Text(text)));
+            }
+            "SyzygyProbeDepth" => self.options.syzygy_probe_depth = spin(&value) as u32,
+            "SyzygyProbeLimit" => self.options.syzygy_probe_limit = spin(&value) as u32,
+            "Syzygy50MoveRule" => self.options.syzygy_50_move_rule = check(&value),
             "UCI_LimitStrength" => self.options.limit_strength = check(&value),
             "UCI_Elo" => self.options.elo = spin(&value) as u32,
             _ => return Err(OptionError::Unknown(name.to_string())),
@@ -793,6 +852,10 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead_ms,
             limit_elo: self.options.limit_strength.then_some(self.options.elo),
             show_wdl: self.options.show_wdl,
+            // Tablebases are for orthodox chess; the search asks the game, which for Makromachy has none.
+            tb_max_pieces: self.options.syzygy_probe_limit.min(crate::tb::largest()),
+            tb_probe_depth: self.options.syzygy_probe_depth as i32,
+            tb_rule50: self.options.syzygy_50_move_rule,
         };
         let ctx = SearchContext {
             tt: Arc::clone(&self.tt),

@@ -123,6 +123,49 @@ impl<M: Copy, const N: usize> MoveBuffer<M> for MoveBuf<M, N> {
     }
 }
 
+/// An endgame tablebase verdict, from the side to move's point of view. The 50-move rule splits wins and
+/// losses: a *cursed* win is won over the board but drawn by that rule, a *blessed* loss the same seen from the
+/// other side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    /// Lost, whatever the 50-move rule says.
+    Loss = -2,
+    /// Lost over the board, drawn by the 50-move rule.
+    BlessedLoss = -1,
+    /// Drawn.
+    Draw = 0,
+    /// Won over the board, drawn by the 50-move rule.
+    CursedWin = 1,
+    /// Won, whatever the 50-move rule says.
+    Win = 2,
+}
+
+impl Wdl {
+    /// The same verdict for the other side.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::BlessedLoss => Wdl::CursedWin,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::CursedWin => Wdl::BlessedLoss,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
+/// What the tablebases say about one root move (see [`Game::rank_root_moves`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TbRootMove {
+    /// Higher is better. Only the moves of the highest rank keep the best outcome the tables promise (and,
+    /// late in the 50-move count or after a repetition, make the progress that keeps it).
+    pub rank: i32,
+    /// The outcome for the side to move at the root after this move, under the 50-move rule as configured
+    /// (without it, cursed wins count as wins and blessed losses as losses).
+    pub wdl: Wdl,
+    /// Plies to the next capture or pawn move with best play after this move (0 for a draw).
+    pub dtz: i32,
+}
+
 /// A two-player, perfect-information, zero-sum game the search can play.
 ///
 /// The value is a game *state with history*: `make_move`/`unmake_move` push and pop, and the draw rules that
@@ -211,6 +254,27 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The move as protocol text (UCI for chess).
     fn move_text(&self, m: Self::Move) -> String;
+
+    /// Endgame tablebases (chess: Syzygy WDL tables), asked by the search inside the tree: the verdict for
+    /// the current state when the tables cover it, which the game grants only when it has at most
+    /// `max_pieces` pieces, the last move was a capture or a pawn move (so the 50-move count is zero, as the
+    /// WDL tables assume) and no castling right is left. Default: no tablebases.
+    #[inline(always)]
+    fn probe_wdl(&self, _max_pieces: u32) -> Option<Wdl> {
+        None
+    }
+
+    /// Endgame tablebases at the root (chess: Syzygy DTZ tables): one [`TbRootMove`] per move of `moves` (in
+    /// that order) when the current state, with at most `max_pieces` pieces, is in the tables; `rule50` says
+    /// whether the 50-move rule turns cursed wins and blessed losses into draws. Default: no tablebases.
+    fn rank_root_moves(
+        &self,
+        _moves: &[Self::Move],
+        _max_pieces: u32,
+        _rule50: bool,
+    ) -> Option<Vec<TbRootMove>> {
+        None
+    }
 }
 
 /// Names a game everywhere a person or a protocol chooses one: the command line (`--variant`), UCI's

@@ -12,6 +12,7 @@ pub mod makro;
 pub mod play;
 pub mod rules;
 pub mod search;
+pub mod tb;
 pub mod tools;
 pub mod types;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

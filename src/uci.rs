@@ -429,8 +429,8 @@ pub fn format_info(info: &Info, show_wdl: bool) -> String {
         s.push_str(&format!(" wdl {w} {d} {l}"));
     }
     s.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {}",
-        info.nodes, info.nps, info.hashfull, info.time_ms
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
+        info.nodes, info.nps, info.hashfull, info.tbhits, info.time_ms
     ));
     if !info.pv.is_empty() {
         s.push_str(" pv ");
@@ -602,6 +602,8 @@ impl<W: Write> Session<W> {
                 if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                     self.info(&format!("error: {e}"));
                 }
+                // What the option reported (tablebases found) comes before the answer to a later command.
+                self.drain_reports();
             }
             Command::Position { start, moves } => {
                 let fen = match &start {
@@ -868,6 +870,7 @@ mod tests {
             nodes: 12345,
             nps: 1_000_000,
             hashfull: 3,
+            tbhits: 7,
             time_ms: 12,
             pv: vec!["e2e4".into(), "e7e5".into()],
         }
@@ -877,14 +880,14 @@ mod tests {
     fn info_lines() {
         assert_eq!(
             format_info(&info(), false),
-            "info depth 5 seldepth 9 multipv 1 score cp -31 nodes 12345 nps 1000000 hashfull 3 time 12 pv e2e4 e7e5"
+            "info depth 5 seldepth 9 multipv 1 score cp -31 nodes 12345 nps 1000000 hashfull 3 tbhits 7 time 12 pv e2e4 e7e5"
         );
         let mut i = info();
         i.score = Score::Mate(-3);
         i.bound = Bound::Lower;
         assert_eq!(
             format_info(&i, true),
-            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound wdl 100 800 100 nodes 12345 nps 1000000 hashfull 3 time 12 pv e2e4 e7e5"
+            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound wdl 100 800 100 nodes 12345 nps 1000000 hashfull 3 tbhits 7 time 12 pv e2e4 e7e5"
         );
         assert_eq!(
             format_score(Score::Cp(7), Bound::Upper),

@@ -12,7 +12,7 @@ use super::movegen::{MoveSink, ALL, NOISY, QUIET};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
 use super::types::{Bitboard, Color, PieceType, Square};
-use crate::game::{Game, GenKind, MoveBuf};
+use crate::game::{Game, GenKind, MoveBuf, TbRootMove, Wdl};
 use std::fmt::Debug;
 
 /// Upper bound on legal moves in a chess position (the known maximum is 218).
@@ -115,6 +115,15 @@ impl<E: EvalState> ChessGame<E> {
     fn is_checkmate(&self) -> bool {
         let pos = self.position();
         pos.in_check() && pos.count_legal_moves() == 0
+    }
+
+    /// Has a position occurred twice since the last capture or pawn move (the tablebase root ranking then
+    /// insists on the quickest progress)?
+    fn has_repeated(&self) -> bool {
+        let n = self.stack.len() - 1;
+        let reach = (self.stack[n].halfmove_clock() as usize).min(n);
+        let lo = (n - reach).max(self.floor[n] as usize);
+        (lo..=n).any(|i| (lo..i).any(|j| self.stack[j].key() == self.stack[i].key()))
     }
 
     /// Does the current position repeat an earlier one within reach of the halfmove clock, such that it is a
@@ -404,6 +413,28 @@ impl<E: EvalState> Game for ChessGame<E> {
     fn move_text(&self, m: Move) -> String {
         m.to_uci(self.position().is_chess960())
     }
+
+    #[inline]
+    fn probe_wdl(&self, max_pieces: u32) -> Option<Wdl> {
+        let pos = self.position();
+        if pos.halfmove_clock() != 0 || pos.occupied().count_ones() > max_pieces {
+            return None;
+        }
+        crate::tb::probe_wdl(pos)
+    }
+
+    fn rank_root_moves(
+        &self,
+        moves: &[Move],
+        max_pieces: u32,
+        rule50: bool,
+    ) -> Option<Vec<TbRootMove>> {
+        let pos = self.position();
+        if pos.occupied().count_ones() > max_pieces {
+            return None;
+        }
+        crate::tb::rank_root_moves(pos, moves, self.has_repeated(), rule50)
+    }
 }
 
 #[cfg(test)]
@@ -492,6 +523,22 @@ mod tests {
         assert!(g.is_draw());
         let g = game_after("7k/8/6K1/8/8/8/8/R7 w - - 98 80", &["a1b1"]);
         assert!(!g.is_draw());
+    }
+
+    #[test]
+    fn has_repeated_sees_repetitions_since_the_last_zeroing_move() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let g = game_after(crate::chess::STARTPOS, &shuffle[..3]);
+        assert!(!g.has_repeated());
+        let g = game_after(crate::chess::STARTPOS, &shuffle);
+        assert!(g.has_repeated(), "the start position occurred twice");
+        let mut moves = shuffle.to_vec();
+        moves.push("e2e4");
+        let g = game_after(crate::chess::STARTPOS, &moves);
+        assert!(
+            !g.has_repeated(),
+            "a pawn move puts the repetition out of reach"
+        );
     }
 
     #[test]

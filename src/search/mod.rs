@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::game::{Game, GenKind, MoveBuffer};
+use crate::game::{Game, GenKind, MoveBuffer, Wdl};
 use history::Histories;
 use time::TimeManager;
 pub use tt::TranspositionTable;
@@ -30,6 +30,11 @@ pub const MATE_SCORE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE_SCORE - MAX_PLY as i32;
 /// Larger than any score.
 pub const INFINITY: i32 = 32500;
+/// Score of a tablebase win right now: just below the mate range; a win found `n` plies from the root scores
+/// `TB_WIN - n`.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this magnitude (and below the mate range) are tablebase wins.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// Stack size of search threads: deep recursion with move lists on the stack.
 const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -77,6 +82,12 @@ pub struct SearchOptions {
     pub limit_elo: Option<u32>,
     /// Report win/draw/loss estimates.
     pub show_wdl: bool,
+    /// Probe endgame tablebases in positions of at most this many pieces (0: no probes).
+    pub tb_max_pieces: u32,
+    /// Probe inside the tree only at this remaining depth or more.
+    pub tb_probe_depth: i32,
+    /// Does the 50-move rule turn cursed tablebase wins and blessed losses into draws?
+    pub tb_rule50: bool,
 }
 
 /// Signals from the engine to a running search.
@@ -129,6 +140,8 @@ pub struct Info {
     pub nps: u64,
     /// Transposition table use, per mille.
     pub hashfull: u32,
+    /// Endgame tablebase probes that found the position (all threads).
+    pub tbhits: u64,
     /// Time since the search started, in ms.
     pub time_ms: u64,
     /// The principal variation as move texts.
@@ -286,6 +299,7 @@ impl<G: Game> Searcher<G> {
                 nodes: 0,
                 nps: 0,
                 hashfull: tt.hashfull(),
+                tbhits: 0,
                 time_ms: start.elapsed().as_millis() as u64,
                 pv: Vec::new(),
             }));
@@ -297,6 +311,11 @@ impl<G: Game> Searcher<G> {
         for rm in &mut root_moves {
             rm.score = -INFINITY;
         }
+        let root_tbhits = if opts.tb_max_pieces > 0 {
+            rank_by_tablebases(&game, &mut root_moves, opts)
+        } else {
+            0
+        };
 
         let mut limits = limits.clone();
         let mut multipv = opts.multipv.max(1);
@@ -348,6 +367,11 @@ impl<G: Game> Searcher<G> {
             start,
             report: &recording_report,
             threads,
+            tb_max_pieces: opts.tb_max_pieces,
+            tb_probe_depth: opts.tb_probe_depth,
+            tb_rule50: opts.tb_rule50,
+            tbhits: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            root_tbhits,
         };
 
         let mut result_moves = root_moves.clone();
@@ -472,6 +496,54 @@ impl<G: Game> Searcher<G> {
         }
         best
     }
+}
+
+/// The score the search gives a tablebase verdict `ply` plies from the root: wins and losses just inside the
+/// tablebase range, nearer ones better; with the 50-move rule a cursed win or blessed loss is a draw, nudged
+/// (as Stockfish does) towards the side that would win over the board.
+pub fn tb_score(wdl: Wdl, ply: usize, rule50: bool) -> i32 {
+    let w = wdl as i32;
+    let draw = rule50 as i32;
+    if w > draw {
+        TB_WIN - ply as i32
+    } else if w < -draw {
+        -TB_WIN + ply as i32
+    } else {
+        2 * w * draw
+    }
+}
+
+/// Restricts the root moves to those the tablebases rank best (when the root is in the tables) and gives
+/// each the tablebase score to report. Returns the number of tablebase hits (one per root move, as Stockfish
+/// counts them).
+fn rank_by_tablebases<G: Game>(
+    game: &G,
+    root_moves: &mut Vec<RootMove<G::Move>>,
+    opts: &SearchOptions,
+) -> u64 {
+    let moves: Vec<G::Move> = root_moves.iter().map(|rm| rm.mv).collect();
+    let Some(ranks) = game.rank_root_moves(&moves, opts.tb_max_pieces, opts.tb_rule50) else {
+        return 0;
+    };
+    if ranks.len() != root_moves.len() {
+        return 0;
+    }
+    let best = ranks.iter().map(|r| r.rank).max().unwrap_or(0);
+    let mut kept = Vec::with_capacity(root_moves.len());
+    for (mut rm, r) in root_moves.drain(..).zip(&ranks) {
+        if r.rank == best {
+            // A win is shown as won in (about) its distance to the next zeroing move.
+            let shown = match r.wdl {
+                Wdl::Win => TB_WIN - r.dtz.min(MAX_PLY as i32),
+                Wdl::Loss => -TB_WIN + r.dtz.min(MAX_PLY as i32),
+                w => tb_score(w, 1, opts.tb_rule50),
+            };
+            rm.tb_score = Some(shown);
+            kept.push(rm);
+        }
+    }
+    *root_moves = kept;
+    ranks.len() as u64
 }
 
 /// Node budget per move for a limited-strength player: grows exponentially with the Elo asked for.

@@ -353,3 +353,25 @@ fn go_mate_stops_once_the_mate_is_found() {
     assert_eq!(last_score(&run), Score::Mate(1));
     assert!(run.infos.last().expect("info").depth < 10);
 }
+
+#[test]
+fn tablebase_scores_sit_between_evaluations_and_mates() {
+    for ply in [1usize, 10, MAX_PLY - 1] {
+        let win = tb_score(Wdl::Win, ply, true);
+        assert!((TB_WIN_BOUND..MATE_BOUND).contains(&win), "{win}");
+        assert_eq!(tb_score(Wdl::Loss, ply, true), -win);
+        // Stored at one ply, read at another: still a tablebase win, never a mate.
+        let stored = tt::score_to_tt(win, ply);
+        assert_eq!(tt::score_from_tt(stored, ply), win);
+        let read = tt::score_from_tt(stored, 0);
+        assert!((TB_WIN_BOUND..MATE_BOUND).contains(&read), "{read}");
+    }
+    assert!(tb_score(Wdl::Win, 3, true) > tb_score(Wdl::Win, 4, true));
+    // With the 50-move rule a cursed win is a draw, nudged towards the side that wins over the board.
+    assert_eq!(tb_score(Wdl::CursedWin, 5, true), 2);
+    assert_eq!(tb_score(Wdl::BlessedLoss, 5, true), -2);
+    assert_eq!(tb_score(Wdl::Draw, 5, true), 0);
+    // Without it, cursed wins are wins.
+    assert_eq!(tb_score(Wdl::CursedWin, 5, false), TB_WIN - 5);
+    assert_eq!(tb_score(Wdl::BlessedLoss, 5, false), -TB_WIN + 5);
+}

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use super::{MATE_BOUND, MATE_SCORE};
+use super::{MATE_BOUND, MATE_SCORE, TB_WIN, TB_WIN_BOUND};
 
 /// How a stored score relates to the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -51,12 +51,13 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Converts a search score to the form stored: mate scores counted from this node instead of the root.
+/// Converts a search score to the form stored: mate and tablebase scores counted from this node instead of
+/// the root.
 #[inline(always)]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -70,6 +71,11 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
         (score - ply as i32).min(MATE_SCORE)
     } else if score <= -MATE_BOUND {
         (score + ply as i32).max(-MATE_SCORE)
+    } else if score >= TB_WIN_BOUND {
+        // A tablebase win stays one, never turning into a mate score.
+        (score - ply as i32).min(TB_WIN)
+    } else if score <= -TB_WIN_BOUND {
+        (score + ply as i32).max(-TB_WIN)
     } else {
         score
     }

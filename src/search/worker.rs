@@ -29,6 +29,8 @@ pub struct RootMove<M> {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<M>,
+    /// The tablebase score to report for this move when the root is in the tables.
+    pub tb_score: Option<i32>,
 }
 
 impl<M: Copy> RootMove<M> {
@@ -42,6 +44,7 @@ impl<M: Copy> RootMove<M> {
             bound: Bound::Exact,
             seldepth: 0,
             pv: vec![mv],
+            tb_score: None,
         }
     }
 
@@ -72,6 +75,16 @@ pub struct Shared<'a> {
     pub start: Instant,
     pub report: &'a (dyn Fn(Event) + Sync),
     pub threads: usize,
+    /// Tablebase probes inside the tree for positions of at most this many pieces (0: none).
+    pub tb_max_pieces: u32,
+    /// Remaining depth from which the tree probes.
+    pub tb_probe_depth: i32,
+    /// The 50-move rule applies to tablebase verdicts.
+    pub tb_rule50: bool,
+    /// Tablebase hits per thread (published with the node counts).
+    pub tbhits: Vec<AtomicU64>,
+    /// Tablebase hits of the root ranking.
+    pub root_tbhits: u64,
 }
 
 impl Shared<'_> {
@@ -98,6 +111,11 @@ impl Shared<'_> {
             texts.push(g.move_text(m));
             g.make_move(m);
         }
+        // A root in the tables shows the tables' verdict unless the search has found a mate.
+        let (score, bound) = match rm.tb_score {
+            Some(tb) if score.abs() < MATE_BOUND => (tb, Bound::Exact),
+            _ => (score, bound),
+        };
         Info {
             depth: depth as u32,
             seldepth: rm.seldepth.max(depth as usize) as u32,
@@ -108,6 +126,7 @@ impl Shared<'_> {
             nodes,
             nps: nodes * 1000 / time_ms.max(1),
             hashfull: self.tt.hashfull(),
+            tbhits: self.total_tbhits(),
             time_ms,
             pv: texts,
         }
@@ -124,6 +143,15 @@ impl Shared<'_> {
         g.make_move(rm.mv);
         let eval = -g.evaluate();
         (eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1), Bound::Exact)
+    }
+
+    fn total_tbhits(&self) -> u64 {
+        self.root_tbhits
+            + self
+                .tbhits
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .sum::<u64>()
     }
 }
 
@@ -167,6 +195,8 @@ pub struct Worker<'a, G: Game> {
     pub root_moves: Vec<RootMove<G::Move>>,
     tm: Option<TimeManager>,
     nodes: u64,
+    /// Tablebase hits of this thread.
+    tbhits: u64,
     /// Per-thread node budget derived from `go nodes`.
     node_limit: Option<u64>,
     seldepth: usize,
@@ -205,6 +235,7 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves,
             tm,
             nodes: 0,
+            tbhits: 0,
             node_limit,
             seldepth: 0,
             stopped: false,
@@ -259,6 +290,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[cold]
     fn poll(&mut self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
         if self.shared.abort.load(Ordering::Relaxed)
             || self.shared.control.stop.load(Ordering::Relaxed)
         {
@@ -396,6 +428,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn report_lines(&mut self, depth: i32) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
         for i in 0..self.shared.report_multipv.min(self.root_moves.len()) {
             let rm = &self.root_moves[i];
             let score = rm.display_score();
@@ -619,6 +652,49 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Step 3b. Endgame tablebases, right after a capture or pawn move: an exact verdict ends the node, a
+        // win or loss bounds it (a PV node goes on searching for the line, within the bound).
+        let mut tb_best = -INFINITY;
+        let mut tb_max = INFINITY;
+        if self.shared.tb_max_pieces > 0 && !singular_search && depth >= self.shared.tb_probe_depth
+        {
+            if let Some(wdl) = self.game.probe_wdl(self.shared.tb_max_pieces) {
+                self.tbhits += 1;
+                let value = tb_score(wdl, ply, self.shared.tb_rule50);
+                let bound = if value >= TB_WIN_BOUND {
+                    TtBound::Lower
+                } else if value <= -TB_WIN_BOUND {
+                    TtBound::Upper
+                } else {
+                    TtBound::Exact
+                };
+                if match bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => value >= beta,
+                    TtBound::Upper => value <= alpha,
+                } {
+                    self.shared.tt.store(
+                        key,
+                        0,
+                        value,
+                        NO_EVAL,
+                        (depth + 6).min(MAX_PLY as i32 - 1),
+                        bound,
+                        ply,
+                    );
+                    return value;
+                }
+                if PV {
+                    if bound == TtBound::Lower {
+                        tb_best = value;
+                        alpha = alpha.max(value);
+                    } else {
+                        tb_max = value;
+                    }
+                }
+            }
+        }
+
         // Step 4. Static evaluation (kept raw in the table and the ply stack), refined by the table's score when
         // its bound allows (for pruning decisions).
         let static_eval = if in_check {
@@ -684,7 +760,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     return 0;
                 }
                 if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
+                    // A win proved by passing is not to be trusted as a win (zugzwang): only as a cutoff.
+                    return if v >= TB_WIN_BOUND { beta } else { v };
                 }
             }
         }
@@ -769,7 +846,7 @@ impl<'a, G: Game> Worker<'a, G> {
             prev2,
         };
         let mut picker = MovePicker::<G>::new(tt_move);
-        let mut best = -INFINITY;
+        let mut best = tb_best;
         let mut best_move = G::Move::default();
         let mut moves = 0usize;
         let mut quiets_tried = [G::Move::default(); MAX_TRIED];
@@ -962,6 +1039,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if singular_search {
             return best;
         }
+        // A PV node under a tablebase loss cannot score above it.
+        best = best.min(tb_max);
         let bound = if best >= beta {
             TtBound::Lower
         } else if PV && best > original_alpha {

@@ -28,7 +28,7 @@ pub fn format_features() -> String {
     s.push_str(&format!(
         "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
          analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
-         variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
+         egt=\"syzygy\" variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
     ));
     for o in XB_OPTIONS {
@@ -50,13 +50,14 @@ pub fn xboard_score(score: Score) -> i32 {
 /// A thinking line with the PV already written: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`.
 pub fn format_thinking_text(info: &Info, pv: &str) -> String {
     format!(
-        "{} {} {} {} {} {} 0\t{}",
+        "{} {} {} {} {} {} {}\t{}",
         info.depth,
         xboard_score(info.score),
         info.time_ms / 10,
         info.nodes,
         info.seldepth,
         info.nps,
+        info.tbhits,
         pv
     )
 }

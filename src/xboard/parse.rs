@@ -53,6 +53,11 @@ pub enum Command {
     Post(bool),
     Memory(u64),
     Cores(u64),
+    /// `egtpath KIND PATH`: where endgame tables of one kind are (Corvid reads `syzygy`).
+    EgtPath {
+        kind: String,
+        path: String,
+    },
     Option {
         name: String,
         value: Option<String>,
@@ -158,6 +163,13 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
             },
         },
         "option" => return Err(bad("option")),
+        "egtpath" => match rest.split_once(' ') {
+            Some((kind, path)) if !path.trim().is_empty() => Command::EgtPath {
+                kind: kind.to_string(),
+                path: path.trim().to_string(),
+            },
+            _ => return Err(bad("egtpath")),
+        },
         "quit" => Command::Quit,
         // A bare move (protocol version 1 style, or a GUI that ignores usermove=1).
         _ if rest.is_empty() && looks_like_move(head) => Command::UserMove(head.to_string()),

@@ -320,6 +320,13 @@ impl<W: Write> Session<W> {
                 let r = self.set_engine_option("Threads", &n.to_string());
                 self.option_result("cores", r);
             }
+            Command::EgtPath { kind, path } if kind == "syzygy" => {
+                let r = self.set_engine_option("SyzygyPath", &path);
+                self.option_result("egtpath", r);
+            }
+            Command::EgtPath { kind, .. } => {
+                self.emit(&format!("Error (unsupported table kind {kind}): egtpath"));
+            }
             Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Quit => return false,
         }

@@ -30,6 +30,15 @@ fn commands() {
     assert_eq!(parse("hard"), Command::Ponder(true));
     assert_eq!(parse("nopost"), Command::Post(false));
     assert_eq!(parse("memory 64"), Command::Memory(64));
+    assert_eq!(
+        parse("egtpath syzygy /tb/a b:/tb/c"),
+        Command::EgtPath {
+            kind: "syzygy".into(),
+            path: "/tb/a b:/tb/c".into()
+        }
+    );
+    assert!(parse_command("egtpath syzygy").is_err());
+    assert!(parse_command("egtpath").is_err());
     assert_eq!(parse("cores 2"), Command::Cores(2));
     assert_eq!(
         parse("option ResignBelow=500"),
@@ -129,12 +138,13 @@ fn scores_and_thinking() {
         nodes: 5000,
         nps: 100_000,
         hashfull: 0,
+        tbhits: 42,
         time_ms: 1234,
         pv: vec!["g1f3".into(), "d7d5".into(), "zz".into()],
     };
     assert_eq!(
         format_thinking(&info, &Position::startpos()),
-        "6 21 123 5000 9 100000 0\tNf3 d5"
+        "6 21 123 5000 9 100000 42\tNf3 d5"
     );
 }
 
@@ -149,6 +159,7 @@ fn features_end_with_done() {
         "usermove=1",
         "draw=1",
         "myname=\"Corvid",
+        "egt=\"syzygy\"",
     ] {
         assert!(f.contains(needed), "{needed}");
     }

@@ -728,7 +728,9 @@ impl Engine {
     /// Sets an option (name ignoring case; `value` None for a button). Hash and Clear Hash refuse while a
     /// search runs; the others apply from the next `go`.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let spec = find_option(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let Some(spec) = find_option(name) else {
+            return set_tunable(name, value);
+        };
         let value = spec.parse_value(value)?;
         let spin = |v: &OptionValue| if let OptionValue::Spin(n) = v { *n } else { 0 };
         let check = |v: &OptionValue| matches!(v, OptionValue::Check(true));
@@ -928,6 +930,33 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
     }
+}
+
+/// A search tunable set as an option (a tuning build: the cargo feature `tune`); otherwise no such option.
+fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
+    #[cfg(feature = "tune")]
+    if let Some(t) = crate::search::params::all()
+        .into_iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
+    {
+        let v = value.map(str::trim).unwrap_or("");
+        let n: i64 = v.parse().map_err(|_| OptionError::BadValue {
+            name: t.name,
+            value: v.to_string(),
+            expected: "an integer".to_string(),
+        })?;
+        if !crate::search::params::set(t.name, n) {
+            return Err(OptionError::OutOfRange {
+                name: t.name,
+                value: n,
+                min: t.min,
+                max: t.max,
+            });
+        }
+        return Ok(());
+    }
+    let _ = value;
+    Err(OptionError::Unknown(name.to_string()))
 }
 
 /// A fresh session of game `kind`.

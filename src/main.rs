@@ -1,5 +1,6 @@
 //! The `corvid` command line: with no argument, the protocol loop; otherwise a tool verb.
 
+use clap::{Args, Parser, Subcommand};
 use corvid::for_game;
 use corvid::game::{GameKind, Variant};
 use corvid::tools::perft;
@@ -7,43 +8,121 @@ use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-const USAGE: &str = "\
-usage:
-  corvid                              the protocol loop (stdin/stdout): UCI, or CECP (xboard) when the first
-                                      command is `xboard`
-  corvid play [options]               play a game against Corvid in the terminal (chess or Makromachy)
-  corvid bench [<depth>] [--variant V] search the fixed bench positions; last line `<nodes> nodes <nps> nps`
-  corvid perft <depth> [<fen>...]     count leaf nodes (bulk-counted last ply)
-  corvid divide <depth> [<fen>...]    the same, per root move
-  corvid match [options]              play games between two UCI engines (chess or Makromachy); `corvid match
-                                      --help` for the options
-  corvid datagen [options]            self-play games for NNUE training data; `corvid datagen --help`
-options for perft/divide:
-  --threads N     worker threads (default 1)
-  --chess960      write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves)
-  --variant V     chess (default) or makromachy
-The FEN may be one quoted argument or the remaining arguments; without one, the start position.";
+/// The verbs and their options (clap derive: one `--help` each, typed errors).
+#[derive(Parser, Debug)]
+#[command(
+    name = "corvid",
+    version,
+    about = "Corvid: a chess engine (orthodox chess, Chess960, Makromachy)",
+    long_about = "Without a verb: the protocol loop on stdin/stdout, UCI, or CECP (xboard) when the first \
+                  command is `xboard`.",
+    after_help = corvid::play::PLAY_USAGE
+)]
+struct Cli {
+    #[command(subcommand)]
+    verb: Option<Verb>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Verb {
+    /// Search the fixed bench positions; last line `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth per position (default: the game's bench depth).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// The game: chess or makromachy.
+        #[arg(long, default_value = "chess")]
+        variant: GameKind,
+    },
+    /// Count the leaf nodes of the legal move tree (bulk-counted last ply).
+    Perft(PerftArgs),
+    /// The same, per root move.
+    Divide(PerftArgs),
+    /// Play a game against Corvid in the terminal (chess or Makromachy); see `corvid --help` for its options.
+    #[command(disable_help_flag = true)]
+    Play {
+        /// The options of `corvid play`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Play games between two UCI engines (chess or Makromachy); `corvid match --help` for the options.
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The options of `corvid match`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Self-play games for NNUE training data (`corvid datagen --help` for its options).
+    #[command(disable_help_flag = true)]
+    Datagen {
+        /// The options of `corvid datagen`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+/// The options of `perft` and `divide`.
+#[derive(Args, Debug)]
+struct PerftArgs {
+    /// Plies to count.
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
+    depth: u32,
+    /// The position (one quoted argument or the remaining words); without one, the start position.
+    #[arg(allow_hyphen_values = true)]
+    fen: Vec<String>,
+    /// Worker threads.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
+    threads: u64,
+    /// Write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves).
+    #[arg(long)]
+    chess960: bool,
+    /// The game: chess or makromachy.
+    #[arg(long, default_value = "chess")]
+    variant: GameKind,
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    // OpenBench: `corvid "genfens N seed S book <file|None>" quit` (one argument with spaces, then UCI
+    // commands); also `corvid genfens N seed S book ...`. Not a clap verb: its words are UCI's.
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw
+        .first()
+        .is_some_and(|a| a == "genfens" || a.starts_with("genfens "))
+    {
+        return run_genfens(&raw);
+    }
+    let cli = Cli::parse();
+    match cli.verb {
         None => {
             protocol_loop();
             ExitCode::SUCCESS
         }
-        Some("bench") => run_bench(&args[1..]),
-        Some(verb @ ("perft" | "divide")) => run_perft(&args[1..], verb == "divide"),
-        Some("play") => run_play(&args[1..]),
-        Some("match") => run_match(&args[1..]),
-        Some("datagen") => corvid::tools::datagen::main(&args[1..]),
-        // OpenBench: `corvid "genfens N seed S book <file|None>" quit`; also `corvid genfens N seed S ...`.
-        Some(first) if first == "genfens" || first.starts_with("genfens ") => run_genfens(&args),
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}\n{}", corvid::play::PLAY_USAGE);
+        Some(Verb::Bench { depth, variant }) => {
+            print!("{}", corvid::tools::bench::run_kind(variant, depth).text);
             ExitCode::SUCCESS
         }
-        Some(other) => {
-            eprintln!("unknown command '{other}'\n{USAGE}");
+        Some(Verb::Perft(a)) => run_perft(&a, false),
+        Some(Verb::Divide(a)) => run_perft(&a, true),
+        Some(Verb::Play { args }) => run_play(&args),
+        Some(Verb::Match { args }) => run_match(&args),
+        Some(Verb::Datagen { args }) => corvid::tools::datagen::main(&args),
+    }
+}
+
+/// `genfens` (OpenBench's opening generation): prints `info string genfens <FEN>` lines.
+fn run_genfens(args: &[String]) -> ExitCode {
+    use corvid::tools::genfens;
+    // In the one-string form the later arguments are UCI commands (`quit`), which need no answer.
+    let words: Vec<&str> = if args[0] == "genfens" {
+        args.iter().map(String::as_str).collect()
+    } else {
+        args[0].split_whitespace().collect()
+    };
+    let result = genfens::parse(&words).and_then(|r| genfens::run(&r, &mut std::io::stdout()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            println!("info string error: {e}");
             ExitCode::FAILURE
         }
     }
@@ -70,21 +149,6 @@ fn protocol_loop() {
     // The first line goes back in front of the rest of the input.
     let input = BufReader::new(Cursor::new(first).chain(input));
     corvid::uci::run(input, std::io::stdout());
-}
-
-/// `--variant`'s value (None, reported, for an unknown or missing name).
-fn parse_variant(value: Option<&String>) -> Option<GameKind> {
-    match value.map(|v| v.parse::<GameKind>()) {
-        Some(Ok(kind)) => Some(kind),
-        Some(Err(e)) => {
-            eprintln!("{e}");
-            None
-        }
-        None => {
-            eprintln!("--variant needs a name (chess or makromachy)");
-            None
-        }
-    }
 }
 
 fn run_play(args: &[String]) -> ExitCode {
@@ -135,82 +199,11 @@ fn run_match(args: &[String]) -> ExitCode {
     }
 }
 
-fn run_genfens(args: &[String]) -> ExitCode {
-    use corvid::tools::genfens;
-    // In the one-string form the later arguments are UCI commands (`quit`), which need no answer.
-    let words: Vec<&str> = if args[0] == "genfens" {
-        args.iter().map(String::as_str).collect()
-    } else {
-        args[0].split_whitespace().collect()
-    };
-    let result = genfens::parse(&words).and_then(|r| genfens::run(&r, &mut std::io::stdout()));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            println!("info string error: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn run_bench(args: &[String]) -> ExitCode {
-    let mut depth = None;
-    let mut kind = GameKind::Chess;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--variant" => match parse_variant(it.next()) {
-                Some(v) => kind = v,
-                None => return ExitCode::FAILURE,
-            },
-            d => match d.parse::<u32>() {
-                Ok(d) if (1..=64).contains(&d) => depth = Some(d),
-                _ => {
-                    eprintln!("bench depth must be a number from 1 to 64\n{USAGE}");
-                    return ExitCode::FAILURE;
-                }
-            },
-        }
-    }
-    let result = corvid::tools::bench::run_kind(kind, depth);
-    print!("{}", result.text);
-    ExitCode::SUCCESS
-}
-
-fn run_perft(args: &[String], divide: bool) -> ExitCode {
-    let mut threads = 1usize;
-    let mut chess960 = false;
-    let mut kind = GameKind::Chess;
-    let mut rest: Vec<&str> = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--threads" | "-t" => match it.next().and_then(|v| v.parse::<usize>().ok()) {
-                Some(n) if (1..=512).contains(&n) => threads = n,
-                _ => {
-                    eprintln!("--threads needs a number from 1 to 512");
-                    return ExitCode::FAILURE;
-                }
-            },
-            "--chess960" => chess960 = true,
-            "--variant" => match parse_variant(it.next()) {
-                Some(v) => kind = v,
-                None => return ExitCode::FAILURE,
-            },
-            _ => rest.push(a),
-        }
-    }
-    let Some(depth) = rest
-        .first()
-        .and_then(|d| d.parse::<u32>().ok())
-        .filter(|&d| d <= 20)
-    else {
-        eprintln!("perft needs a depth from 0 to 20\n{USAGE}");
-        return ExitCode::FAILURE;
-    };
-    let fen = rest[1..].join(" ");
+fn run_perft(args: &PerftArgs, divide: bool) -> ExitCode {
+    let (depth, chess960, threads) = (args.depth, args.chess960, args.threads as usize);
+    let fen = args.fen.join(" ");
     let progress = Some(Duration::from_millis(1500));
-    for_game!(kind, V => {
+    for_game!(args.variant, V => {
         let pos = if fen.trim().is_empty() {
             Ok(V::start_position(chess960))
         } else {

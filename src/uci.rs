@@ -54,6 +54,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `genfens N seed S book <file|None> [dfrc]` (OpenBench's opening generation).
     GenFens(crate::tools::genfens::Request),
+    /// `tunables`: the search tunables in OpenBench's SPSA input format.
+    Tunables,
 }
 
 /// Why a line is not a valid command.
@@ -121,6 +123,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, UciError> {
         "quit" => Command::Quit,
         "d" => no_args("d", rest, Command::Display)?,
         "eval" => no_args("eval", rest, Command::Eval)?,
+        "tunables" => no_args("tunables", rest, Command::Tunables)?,
         "debug" => match rest {
             ["on"] => Command::Debug(true),
             ["off"] => Command::Debug(false),
@@ -372,6 +375,14 @@ pub fn format_uci_reply(options: &[OptionSpec]) -> String {
     for o in options {
         s.push_str(&format_option(o));
         s.push('\n');
+    }
+    // A tuning build offers the search tunables as options too.
+    #[cfg(feature = "tune")]
+    for t in crate::search::params::all() {
+        s.push_str(&format!(
+            "option name {} type spin default {} min {} max {}\n",
+            t.name, t.default, t.min, t.max
+        ));
     }
     s.push_str("uciok");
     s
@@ -647,6 +658,11 @@ impl<W: Write> Session<W> {
                     self.emit(l);
                 }
             }
+            Command::Tunables => {
+                for t in crate::search::params::all() {
+                    self.emit(&t.spsa_line());
+                }
+            }
             Command::Eval => {
                 let text = self.engine.eval_trace();
                 for l in text.lines() {
@@ -710,6 +726,7 @@ mod tests {
         assert_eq!(parse("quit now"), Command::Quit);
         assert_eq!(parse("d"), Command::Display);
         assert_eq!(parse("eval"), Command::Eval);
+        assert_eq!(parse("tunables"), Command::Tunables);
         assert_eq!(parse("bench"), Command::Bench(None));
         assert_eq!(parse("bench 7"), Command::Bench(Some(7)));
         assert!(matches!(

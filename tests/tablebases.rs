@@ -208,7 +208,10 @@ impl Player {
                 Report::Search(_) => {}
                 Report::BestMove(outcome) => {
                     let text = outcome.best.expect("a move");
-                    let m = game.position().parse_uci_move(&text.text).expect("legal move");
+                    let m = game
+                        .position()
+                        .parse_uci_move(&text.text)
+                        .expect("legal move");
                     return (m, tbhits);
                 }
             }

@@ -6,23 +6,8 @@ use corvid::engine::{find_option, Engine, PositionError};
 use corvid::uci::{parse_command, Command, Start};
 use std::sync::Arc;
 
-/// xorshift64*: a fixed, dependency-free generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+mod common;
+use common::Rng;
 
 const WORDS: &[&str] = &[
     "uci",

@@ -1,10 +1,12 @@
 //! Whole UCI sessions against the real `corvid` binary: every command, option edge values, stop / ponderhit /
 //! quit mid-search, `isready` answered mid-search, `bestmove` exactly once per `go`, and malformed input.
 
+mod common;
+
 use corvid::chess::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Generous bound for things that should take milliseconds (CI machines are shared and slow).
@@ -21,24 +23,9 @@ struct Corvid {
 
 impl Corvid {
     fn start() -> Corvid {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = common::spawn_corvid(&[]);
         Corvid {
-            stdin: child.stdin.take(),
+            stdin: Some(stdin),
             child,
             lines,
             log: Vec::new(),

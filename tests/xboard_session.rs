@@ -2,10 +2,12 @@
 //! under `st`/`sd`/`level`, force mode, undo/remove, `?`, illegal and malformed input, draw offers both ways
 //! with the re-offer rule, resignation, the result claims of the automatic endings, and Chess960.
 
+mod common;
+
 use corvid::chess::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 const SOON: Duration = Duration::from_secs(5);
@@ -21,23 +23,7 @@ struct Corvid {
 impl Corvid {
     /// Starts the binary and completes the CECP handshake.
     fn start() -> Corvid {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take().expect("stdin");
+        let (child, stdin, lines) = common::spawn_corvid(&[]);
         let mut c = Corvid {
             child,
             stdin,

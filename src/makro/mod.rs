@@ -13,9 +13,11 @@
 //! check, the squares one checking attack depends on, so that most evasions are rejected without an attack
 //! test.
 
+pub mod attacks;
 pub mod fen;
 pub mod game;
 pub mod movegen;
+pub mod moves;
 pub mod pieces;
 pub mod position;
 pub mod xbetza;

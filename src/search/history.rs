@@ -11,15 +11,15 @@ const CONT_FOLDED: usize = 1 << 22;
 /// Bonus for a move that caused a cutoff at `depth` (the malus for those tried before it is its negation).
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_MUL * depth - HISTORY_BONUS_SUB).clamp(0, HISTORY_BONUS_MAX)
+    (history_bonus_mul() * depth - history_bonus_sub()).clamp(0, history_bonus_max())
 }
 
-/// Moves an entry toward `±HISTORY_MAX` by `bonus`, slowing as it nears the bound ("history gravity").
+/// Moves an entry toward `±history_max()` by `bonus`, slowing as it nears the bound ("history gravity").
 #[inline(always)]
 fn apply(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;
-    let v = e + bonus - e * bonus.abs() / HISTORY_MAX;
-    *entry = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+    let v = e + bonus - e * bonus.abs() / history_max();
+    *entry = v.clamp(-history_max(), history_max()) as i16;
 }
 
 /// All the tables of one search thread.
@@ -188,12 +188,12 @@ mod tests {
         for _ in 0..1000 {
             h.update_quiet(0, ps, Some(5), None, history_bonus(20));
         }
-        assert!(h.quiet(0, ps) <= HISTORY_MAX && h.quiet(0, ps) > HISTORY_MAX / 2);
+        assert!(h.quiet(0, ps) <= history_max() && h.quiet(0, ps) > history_max() / 2);
         assert_eq!(h.quiet(1, ps), 0);
         assert!(h.cont(Some(5), ps) > 0);
         for _ in 0..1000 {
             h.update_quiet(0, ps, None, None, -history_bonus(20));
         }
-        assert!(h.quiet(0, ps) >= -HISTORY_MAX && h.quiet(0, ps) < 0);
+        assert!(h.quiet(0, ps) >= -history_max() && h.quiet(0, ps) < 0);
     }
 }

@@ -1,88 +1,254 @@
 //! Search tunables, all in one place so a tuner (SPSA) can read and write them. Scores are in centipawns,
 //! depths in plies.
+//!
+//! Each tunable is declared once in the [`tunables!`] list below with its default and the range a tuner may
+//! move it in, and read as a function (`rfp_margin()`). In a normal build the function returns the constant
+//! (inlined: the same code as a `const`); with the cargo feature `tune` it reads a value that the UCI option
+//! of the same name sets (a float is offered in hundredths), and the `tunables` command prints every one in
+//! OpenBench's SPSA input format.
 
-/// Half-width of the first aspiration window around the previous iteration's score.
-pub const ASPIRATION_DELTA: i32 = 20;
-/// Aspiration windows are used from this depth on.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// A tunable as a tuner sees it: its name (the UCI option), and default and range in option units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    /// The UCI option name.
+    pub name: &'static str,
+    /// The default, in option units (hundredths for a float).
+    pub default: i64,
+    /// The smallest value a tuner may set.
+    pub min: i64,
+    /// The largest value a tuner may set.
+    pub max: i64,
+}
 
-/// Reverse futility pruning: deepest depth, and margin per ply of depth.
-pub const RFP_MAX_DEPTH: i32 = 8;
-/// Reverse futility margin per ply of depth.
-pub const RFP_MARGIN: i32 = 75;
-/// Razoring: deepest depth, and margin per ply.
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-/// Razoring margin per ply.
-pub const RAZOR_MARGIN: i32 = 250;
+impl Tunable {
+    /// The SPSA input line OpenBench reads: `name, int, default, min, max, c_end, r_end`, with the step at
+    /// the end of the run a twentieth of the range (at least 0.5) and the usual learning rate 0.002.
+    pub fn spsa_line(&self) -> String {
+        let c_end = ((self.max - self.min) as f64 / 20.0).max(0.5);
+        format!(
+            "{}, int, {:.1}, {:.1}, {:.1}, {c_end:.2}, 0.002",
+            self.name, self.default as f64, self.min as f64, self.max as f64
+        )
+    }
+}
 
-/// Null-move pruning: shallowest depth, base reduction, depth divisor, and eval-margin divisor.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move reduction at the smallest depth.
-pub const NMP_BASE_REDUCTION: i32 = 3;
-/// One more ply of null-move reduction per this many plies of depth.
-pub const NMP_DEPTH_DIVISOR: i32 = 3;
-/// One more ply of null-move reduction per this much eval above beta (at most three).
-pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// How a tunable's type maps to an integer option.
+pub trait TuneValue: Copy {
+    /// The value in option units.
+    fn to_option(self) -> i64;
+    /// The value of an option setting.
+    fn from_option(v: i64) -> Self;
+}
 
-/// ProbCut: shallowest depth, margin above beta, and depth reduction of the verification search.
-pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// ProbCut margin above beta.
-pub const PROBCUT_MARGIN: i32 = 200;
-/// ProbCut verification search depth reduction.
-pub const PROBCUT_REDUCTION: i32 = 4;
+impl TuneValue for i32 {
+    fn to_option(self) -> i64 {
+        i64::from(self)
+    }
+    fn from_option(v: i64) -> i32 {
+        v as i32
+    }
+}
 
-/// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 4;
+impl TuneValue for u64 {
+    fn to_option(self) -> i64 {
+        self as i64
+    }
+    fn from_option(v: i64) -> u64 {
+        v.max(0) as u64
+    }
+}
 
-/// Singular extensions: shallowest depth, margin below the hash score (per 8 plies of depth), and the margin
-/// below which a non-PV node extends twice.
-pub const SE_MIN_DEPTH: i32 = 7;
-/// Singular margin below the hash score, per 8 plies of depth.
-pub const SE_MARGIN_PER_DEPTH: i32 = 16;
-/// A non-PV move this far below the singular beta is extended twice.
-pub const SE_DOUBLE_MARGIN: i32 = 25;
+/// Floats go to options in hundredths.
+impl TuneValue for f64 {
+    fn to_option(self) -> i64 {
+        (self * 100.0).round() as i64
+    }
+    fn from_option(v: i64) -> f64 {
+        v as f64 / 100.0
+    }
+}
 
-/// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
-pub const LMP_BASE: i32 = 3;
-/// Futility pruning of quiet moves: deepest (reduced) depth, base margin and margin per ply.
-pub const FUTILITY_MAX_DEPTH: i32 = 8;
-/// Futility margin at (reduced) depth 0.
-pub const FUTILITY_BASE: i32 = 90;
-/// Futility margin per ply of reduced depth.
-pub const FUTILITY_PER_DEPTH: i32 = 90;
-/// History pruning of quiet moves: deepest depth, and the (negative) history per ply below which they go.
-pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
-/// Quiet moves whose history is below minus this times depth are pruned.
-pub const HISTORY_PRUNE_MARGIN: i32 = 3000;
-/// SEE pruning thresholds per ply (quiet moves per depth squared, captures per depth).
-pub const SEE_QUIET_MARGIN: i32 = -25;
-/// SEE threshold per ply for captures.
-pub const SEE_NOISY_MARGIN: i32 = -90;
-/// Deepest depth at which SEE pruning applies.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+/// Declares the tunables: `name: type = default, min, max;` each, with its doc comment.
+macro_rules! tunables {
+    ($( $(#[$doc:meta])* $name:ident: $ty:ty = $default:expr, $min:expr, $max:expr; )*) => {
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub fn $name() -> $ty {
+                $default
+            }
+        )*
 
-/// Late move reductions: `base + ln(depth) * ln(moves) / divisor` plies.
-pub const LMR_BASE: f64 = 0.75;
-/// Late move reduction divisor.
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+        /// The values an SPSA run sets, one per tunable (in option units).
+        #[cfg(feature = "tune")]
+        mod live {
+            use super::TuneValue;
+            use std::sync::atomic::AtomicI64;
+            use std::sync::LazyLock;
+            $(
+                #[allow(non_upper_case_globals)]
+                pub static $name: LazyLock<AtomicI64> =
+                    LazyLock::new(|| AtomicI64::new(TuneValue::to_option($default as $ty)));
+            )*
+        }
 
-/// Quiescence delta pruning margin.
-pub const QS_DELTA_MARGIN: i32 = 200;
+        $(
+            $(#[$doc])*
+            #[cfg(feature = "tune")]
+            #[inline]
+            pub fn $name() -> $ty {
+                <$ty as TuneValue>::from_option(live::$name.load(std::sync::atomic::Ordering::Relaxed))
+            }
+        )*
 
-/// History tables: the largest magnitude an entry reaches, and the bonus per depth.
-pub const HISTORY_MAX: i32 = 16384;
-/// History bonus per ply of depth.
-pub const HISTORY_BONUS_MUL: i32 = 300;
-/// History bonus offset (subtracted).
-pub const HISTORY_BONUS_SUB: i32 = 250;
-/// Largest single history bonus.
-pub const HISTORY_BONUS_MAX: i32 = 2400;
+        /// Every tunable, in declaration order.
+        pub fn all() -> Vec<Tunable> {
+            vec![$(Tunable {
+                name: stringify!($name),
+                default: TuneValue::to_option($default as $ty),
+                min: TuneValue::to_option($min as $ty),
+                max: TuneValue::to_option($max as $ty),
+            }),*]
+        }
 
-/// Time management: moves assumed left when the GUI does not say.
-pub const TM_DEFAULT_MOVES_TO_GO: u64 = 40;
-/// Percentage of the spendable clock one move may use at most.
-pub const TM_MAX_SHARE_PERCENT: u64 = 60;
-/// The hard limit is at most this many times the optimum.
-pub const TM_MAX_OPTIMUM_RATIO: u64 = 5;
+        /// Sets the tunable `name` (in option units, within its range). False for an unknown name or a value
+        /// out of range; in a normal build every tunable is a constant and nothing can be set.
+        pub fn set(name: &str, value: i64) -> bool {
+            let Some(t) = all().into_iter().find(|t| t.name.eq_ignore_ascii_case(name)) else {
+                return false;
+            };
+            if !(t.min..=t.max).contains(&value) {
+                return false;
+            }
+            set_live(t.name, value)
+        }
+
+        #[cfg(feature = "tune")]
+        fn set_live(name: &str, value: i64) -> bool {
+            $(
+                if name == stringify!($name) {
+                    live::$name.store(value, std::sync::atomic::Ordering::Relaxed);
+                    return true;
+                }
+            )*
+            false
+        }
+
+        #[cfg(not(feature = "tune"))]
+        fn set_live(_name: &str, _value: i64) -> bool {
+            false
+        }
+    };
+}
+
+tunables! {
+    /// Half-width of the first aspiration window around the previous iteration's score.
+    aspiration_delta: i32 = 20, 10, 40;
+    /// Aspiration windows are used from this depth on.
+    aspiration_min_depth: i32 = 4, 2, 8;
+    /// Reverse futility pruning: deepest depth, and margin per ply of depth.
+    rfp_max_depth: i32 = 8, 4, 16;
+    /// Reverse futility margin per ply of depth.
+    rfp_margin: i32 = 75, 37, 150;
+    /// Razoring: deepest depth, and margin per ply.
+    razor_max_depth: i32 = 3, 1, 6;
+    /// Razoring margin per ply.
+    razor_margin: i32 = 250, 125, 500;
+    /// Null-move pruning: shallowest depth, base reduction, depth divisor, and eval-margin divisor.
+    nmp_min_depth: i32 = 3, 1, 6;
+    /// Null-move reduction at the smallest depth.
+    nmp_base_reduction: i32 = 3, 1, 6;
+    /// One more ply of null-move reduction per this many plies of depth.
+    nmp_depth_divisor: i32 = 3, 1, 6;
+    /// One more ply of null-move reduction per this much eval above beta (at most three).
+    nmp_eval_divisor: i32 = 200, 100, 400;
+    /// ProbCut: shallowest depth, margin above beta, and depth reduction of the verification search.
+    probcut_min_depth: i32 = 5, 2, 10;
+    /// ProbCut margin above beta.
+    probcut_margin: i32 = 200, 100, 400;
+    /// ProbCut verification search depth reduction.
+    probcut_reduction: i32 = 4, 2, 8;
+    /// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
+    iir_min_depth: i32 = 4, 2, 8;
+    /// Singular extensions: shallowest depth, margin below the hash score (per 8 plies of depth), and the margin
+    /// below which a non-PV node extends twice.
+    se_min_depth: i32 = 7, 3, 14;
+    /// Singular margin below the hash score, per 8 plies of depth.
+    se_margin_per_depth: i32 = 16, 8, 32;
+    /// A non-PV move this far below the singular beta is extended twice.
+    se_double_margin: i32 = 25, 12, 50;
+    /// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
+    lmp_base: i32 = 3, 1, 6;
+    /// Futility pruning of quiet moves: deepest (reduced) depth, base margin and margin per ply.
+    futility_max_depth: i32 = 8, 4, 16;
+    /// Futility margin at (reduced) depth 0.
+    futility_base: i32 = 90, 45, 180;
+    /// Futility margin per ply of reduced depth.
+    futility_per_depth: i32 = 90, 45, 180;
+    /// History pruning of quiet moves: deepest depth, and the (negative) history per ply below which they go.
+    history_prune_max_depth: i32 = 4, 2, 8;
+    /// Quiet moves whose history is below minus this times depth are pruned.
+    history_prune_margin: i32 = 3000, 1500, 6000;
+    /// SEE pruning thresholds per ply (quiet moves per depth squared, captures per depth).
+    see_quiet_margin: i32 = -25, -50, -12;
+    /// SEE threshold per ply for captures.
+    see_noisy_margin: i32 = -90, -180, -45;
+    /// Deepest depth at which SEE pruning applies.
+    see_prune_max_depth: i32 = 8, 4, 16;
+    /// Late move reductions: `base + ln(depth) * ln(moves) / divisor` plies.
+    lmr_base: f64 = 0.75, 0.375, 1.5;
+    /// Late move reduction divisor.
+    lmr_divisor: f64 = 2.25, 1.125, 4.5;
+    /// History score worth one ply of reduction.
+    lmr_history_divisor: i32 = 8192, 4096, 16384;
+    /// Quiescence delta pruning margin.
+    qs_delta_margin: i32 = 200, 100, 400;
+    /// History tables: the largest magnitude an entry reaches, and the bonus per depth.
+    history_max: i32 = 16384, 8192, 32768;
+    /// History bonus per ply of depth.
+    history_bonus_mul: i32 = 300, 150, 600;
+    /// History bonus offset (subtracted).
+    history_bonus_sub: i32 = 250, 125, 500;
+    /// Largest single history bonus.
+    history_bonus_max: i32 = 2400, 1200, 4800;
+    /// Time management: moves assumed left when the GUI does not say.
+    tm_default_moves_to_go: u64 = 40, 20, 80;
+    /// Percentage of the spendable clock one move may use at most.
+    tm_max_share_percent: u64 = 60, 30, 120;
+    /// The hard limit is at most this many times the optimum.
+    tm_max_optimum_ratio: u64 = 5, 2, 10;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_print_for_spsa() {
+        let all = all();
+        assert_eq!(all.len(), 37);
+        for t in &all {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            let line = t.spsa_line();
+            assert_eq!(line.split(", ").count(), 7, "{line}");
+            assert!(line.starts_with(&format!("{}, int, ", t.name)));
+        }
+        assert_eq!(rfp_margin(), 75);
+        assert_eq!(lmr_base(), 0.75);
+        assert!(!set("no_such_tunable", 1));
+        assert!(!set("rfp_margin", 100_000), "out of range");
+        // A normal build has constants: nothing can be set, and the value stays.
+        #[cfg(not(feature = "tune"))]
+        {
+            assert!(!set("rfp_margin", 80));
+            assert_eq!(rfp_margin(), 75);
+        }
+        #[cfg(feature = "tune")]
+        {
+            assert!(set("RFP_MARGIN", 80));
+            assert_eq!(rfp_margin(), 80);
+            assert!(set("rfp_margin", 75));
+        }
+    }
+}

@@ -57,12 +57,12 @@ impl TimeManager {
         let spendable = usable - reserve;
         let mtg = limits
             .movestogo
-            .map_or(TM_DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
+            .map_or(tm_default_moves_to_go(), |m| (m as u64).clamp(1, 50));
         // With few moves to go the whole remainder may be needed, but never all of it on one move.
         let share_cap = if mtg == 1 {
             spendable * 9 / 10
         } else {
-            spendable * TM_MAX_SHARE_PERCENT / 100
+            spendable * tm_max_share_percent() / 100
         };
         // The increment is spent freely only while the clock is comfortably above it.
         let inc_share = if usable > 10 * inc {
@@ -71,7 +71,9 @@ impl TimeManager {
             inc / 2
         };
         let optimum = (spendable / mtg + inc_share).min(share_cap).max(1);
-        let maximum = (optimum * TM_MAX_OPTIMUM_RATIO).min(share_cap).max(optimum);
+        let maximum = (optimum * tm_max_optimum_ratio())
+            .min(share_cap)
+            .max(optimum);
         (Some(optimum), Some(maximum.min(usable)))
     }
 

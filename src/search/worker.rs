@@ -173,7 +173,7 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            *r = (lmr_base() + (d as f64).ln() * (m as f64).ln() / lmr_divisor()) as i32;
         }
     }
     t
@@ -449,9 +449,9 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Searches the root at `depth` with an aspiration window around the last score of line `pv_idx`.
     fn aspiration(&mut self, depth: i32) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = aspiration_delta();
         let (mut alpha, mut beta) =
-            if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND && prev != -INFINITY {
+            if depth >= aspiration_min_depth() && prev.abs() < MATE_BOUND && prev != -INFINITY {
                 ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
             } else {
                 (-INFINITY, INFINITY)
@@ -730,26 +730,26 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
         if !PV && !in_check && !singular_search {
-            if depth <= RFP_MAX_DEPTH
+            if depth <= rfp_max_depth()
                 && eval.abs() < MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
                 if v < alpha {
                     return v;
                 }
             }
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && !self.frames[ply - 1].null
                 && self.game.null_move_ok()
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = nmp_base_reduction()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(3);
                 self.frames[ply].ps = None;
                 self.frames[ply].null = true;
                 self.game.make_null_move();
@@ -768,11 +768,11 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 6. ProbCut: a capture that beats beta by a wide margin in a shallow search almost surely beats
         // beta in the full one.
-        let probcut_beta = beta + PROBCUT_MARGIN;
+        let probcut_beta = beta + probcut_margin();
         if !PV
             && !in_check
             && !singular_search
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= probcut_min_depth()
             && beta.abs() < MATE_BOUND
             && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
         {
@@ -797,7 +797,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     v = -self.search::<false>(
                         -probcut_beta,
                         -probcut_beta + 1,
-                        depth - PROBCUT_REDUCTION,
+                        depth - probcut_reduction(),
                         ply + 1,
                         !cut_node,
                     );
@@ -812,7 +812,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         G::move_to_bits(m),
                         v,
                         static_eval,
-                        depth - PROBCUT_REDUCTION + 1,
+                        depth - probcut_reduction() + 1,
                         TtBound::Lower,
                         ply,
                     );
@@ -823,7 +823,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably not worth full depth.
         if (PV || cut_node)
-            && depth >= IIR_MIN_DEPTH
+            && depth >= iir_min_depth()
             && tt_move == G::Move::default()
             && !singular_search
         {
@@ -853,7 +853,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut quiets_len = 0;
         let mut noisy_tried = [G::Move::default(); MAX_TRIED];
         let mut noisy_len = 0;
-        let lmp_limit = (LMP_BASE + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
 
         while let Some(m) = picker.next(&self.game, self.hist, &ctx) {
@@ -873,8 +873,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 let lmr_depth = (depth - lmr(depth, moves + 1)).max(0);
                 if !noisy {
                     let lmp = moves >= lmp_limit;
-                    let futile = lmr_depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * lmr_depth <= alpha;
+                    let futile = lmr_depth <= futility_max_depth()
+                        && eval + futility_base() + futility_per_depth() * lmr_depth <= alpha;
                     if lmp || futile {
                         // Later quiet moves are pruned as well, except those that give check.
                         picker.skip_quiets = true;
@@ -883,20 +883,20 @@ impl<'a, G: Game> Worker<'a, G> {
                         continue;
                     }
                     // Quiet moves with a bad record are not worth a look near the leaves.
-                    if depth <= HISTORY_PRUNE_MAX_DEPTH
-                        && hist_score < -HISTORY_PRUNE_MARGIN * depth
+                    if depth <= history_prune_max_depth()
+                        && hist_score < -history_prune_margin() * depth
                     {
                         continue;
                     }
-                    if lmr_depth <= SEE_PRUNE_MAX_DEPTH
+                    if lmr_depth <= see_prune_max_depth()
                         && !self
                             .game
-                            .see_ge(m, SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                            .see_ge(m, see_quiet_margin() * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
-                } else if depth <= SEE_PRUNE_MAX_DEPTH
-                    && !self.game.see_ge(m, SEE_NOISY_MARGIN * depth)
+                } else if depth <= see_prune_max_depth()
+                    && !self.game.see_ge(m, see_noisy_margin() * depth)
                 {
                     continue;
                 }
@@ -906,13 +906,13 @@ impl<'a, G: Game> Worker<'a, G> {
             // hash move is the only good one and deserves a deeper look. If even the others beat beta, this
             // node fails high on several moves (multi-cut).
             let mut extension = 0;
-            if m == tt_move && depth >= SE_MIN_DEPTH && (ply as i32) < 2 * self.root_depth {
+            if m == tt_move && depth >= se_min_depth() && (ply as i32) < 2 * self.root_depth {
                 if let Some(h) = hit {
                     if h.depth >= depth - 3
                         && h.bound != TtBound::Upper
                         && h.score.abs() < MATE_BOUND
                     {
-                        let singular_beta = h.score - SE_MARGIN_PER_DEPTH * depth / 8;
+                        let singular_beta = h.score - se_margin_per_depth() * depth / 8;
                         self.frames[ply].excluded = m;
                         let v = self.search::<false>(
                             singular_beta - 1,
@@ -929,7 +929,7 @@ impl<'a, G: Game> Worker<'a, G> {
                             extension = 1;
                             // Double extensions only in the first half of the tree, so lines cannot explode.
                             if !PV
-                                && v < singular_beta - SE_DOUBLE_MARGIN
+                                && v < singular_beta - se_double_margin()
                                 && (ply as i32) < self.root_depth
                             {
                                 extension = 2;
@@ -966,7 +966,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
                     r -= 1;
                 }
-                r -= hist_score / LMR_HISTORY_DIVISOR;
+                r -= hist_score / lmr_history_divisor();
                 let reduced = (new_depth - r).clamp(1, new_depth);
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && reduced < new_depth {
@@ -1213,7 +1213,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if !in_check {
                 // Delta pruning: even winning this material freely would not reach alpha.
-                if eval + self.game.capture_value(m) + QS_DELTA_MARGIN <= alpha
+                if eval + self.game.capture_value(m) + qs_delta_margin() <= alpha
                     && !self.game.see_ge(m, 1)
                 {
                     continue;

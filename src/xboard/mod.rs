@@ -16,6 +16,7 @@
 //! engine; Makromachy's piece descriptions for XBoard live with the board, in `crate::makro::xbetza`.
 
 pub mod format;
+mod games;
 pub mod parse;
 mod session;
 #[cfg(test)]

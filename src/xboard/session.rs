@@ -1,14 +1,17 @@
 //! A CECP session: the game record, the engine and the thinking, driven by the parsed commands.
 
 use super::format::*;
+use super::games::{Cecp, CecpGame, CecpGameOf};
 use super::parse::*;
 use crate::chess::{Color, Position};
 use crate::conduct::{Conduct, Policy};
 use crate::engine::{BestMove, Engine, OptionError, Report};
+use crate::game::{GameKind, Variant as _};
 use crate::makro::xbetza::makro_variant_lines;
-use crate::rules::{Game, MakroRecord, Rules, RulesError};
+use crate::rules::{Rules, RulesError};
 use crate::search::{Bound, Event, Limits, Score};
-use crate::variants::{Chess, Makromachy};
+use crate::variants::{ByGame, Chess, Makromachy};
+use crate::{by_game, for_game};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -114,9 +117,8 @@ struct Session<W: Write> {
     reports: Receiver<Report>,
     output: W,
     output_ok: bool,
-    game: Game,
-    /// The Makromachy game while the variant is `makromachy` (then `game` is unused).
-    makro: Option<MakroRecord>,
+    /// The game being played, of whichever variant.
+    game: ByGame<CecpGameOf>,
     chess960: bool,
     /// Force mode: Corvid plays neither side.
     force: bool,
@@ -124,10 +126,6 @@ struct Session<W: Write> {
     corvid: Color,
     /// The GUI ended the game (`result`): no more thinking until `new` or a new position.
     ended: bool,
-    /// A search for Corvid's move is running from this position.
-    thinking: Option<Position>,
-    /// The same for a Makromachy search.
-    makro_thinking: Option<crate::makro::Position>,
     /// The latest exact evaluation of the running search (Corvid's view).
     search_score: Option<Score>,
     post: bool,
@@ -148,14 +146,11 @@ impl<W: Write> Session<W> {
             reports,
             output,
             output_ok: true,
-            game: Game::new(Position::startpos()),
-            makro: None,
+            game: ByGame::Chess(CecpGame::new(Position::startpos())),
             chess960: false,
             force: false,
             corvid: Color::Black,
             ended: false,
-            thinking: None,
-            makro_thinking: None,
             search_score: None,
             post: false,
             level: None,
@@ -177,25 +172,28 @@ impl<W: Write> Session<W> {
 
     /// The game being played.
     fn record(&self) -> &dyn Record {
-        match &self.makro {
-            Some(m) => m,
-            None => &self.game,
-        }
+        by_game!(&self.game, g, V => &g.record as &dyn Record)
     }
 
     /// The game being played, to change it.
     fn record_mut(&mut self) -> &mut dyn Record {
-        match &mut self.makro {
-            Some(m) => m,
-            None => &mut self.game,
-        }
+        by_game!(&mut self.game, g, V => &mut g.record as &mut dyn Record)
+    }
+
+    /// A new game of `V` from `start`.
+    fn start_game<V: Cecp>(&mut self, start: V::Position) {
+        self.game = V::inject::<CecpGameOf>(CecpGame::new(start));
+    }
+
+    /// Is a search for Corvid's move running?
+    fn is_thinking(&self) -> bool {
+        by_game!(&self.game, g, V => g.thinking.is_some())
     }
 
     /// Ends a running search without playing its move (the GUI changed the game under it).
     fn abort_search(&mut self) {
-        let chess = self.thinking.take().is_some();
-        let makro = self.makro_thinking.take().is_some();
-        if chess || makro {
+        let was_thinking = by_game!(&mut self.game, g, V => g.thinking.take().is_some());
+        if was_thinking {
             self.engine.stop();
             self.engine.wait();
             // Everything the search reported is queued now; none of it applies any more.
@@ -227,7 +225,7 @@ impl<W: Write> Session<W> {
                 // CECP: `new` is standard chess; a variant is named again after it (XBoard does so).
                 self.abort_search();
                 self.set_variant(false);
-                self.game = Game::new(Position::startpos());
+                self.start_game::<Chess>(Position::startpos());
                 self.force = false;
                 self.corvid = Color::Black;
                 self.ended = false;
@@ -245,7 +243,7 @@ impl<W: Write> Session<W> {
                     // The start array comes with `setboard`; until then the standard one (a valid 960 array).
                     let mut p = Position::startpos();
                     p.set_chess960(true);
-                    self.game = Game::new(p);
+                    self.start_game::<Chess>(p);
                 }
                 other => self.emit(&format!("Error (unsupported variant): {other}")),
             },
@@ -280,26 +278,21 @@ impl<W: Write> Session<W> {
                 self.abort_search();
                 self.ended = true;
             }
-            Command::SetBoard(fen) if self.makro.is_some() => {
-                self.abort_search();
-                match crate::makro::Position::from_fen(&fen) {
-                    Ok(p) => {
-                        self.makro = Some(MakroRecord::new(p));
-                        self.ended = false;
-                        self.conduct.reset();
-                    }
-                    Err(_) => self.emit("tellusererror Illegal position"),
-                }
-            }
             Command::SetBoard(fen) => {
                 self.abort_search();
-                match Position::from_fen(&fen, self.chess960) {
+                let chess960 = self.chess960;
+                let ok = for_game!(self.game.kind(), V => match V::from_fen(&fen, chess960) {
                     Ok(p) => {
-                        self.game = Game::new(p);
-                        self.ended = false;
-                        self.conduct.reset();
+                        self.start_game::<V>(p);
+                        true
                     }
-                    Err(_) => self.emit("tellusererror Illegal position"),
+                    Err(_) => false,
+                });
+                if ok {
+                    self.ended = false;
+                    self.conduct.reset();
+                } else {
+                    self.emit("tellusererror Illegal position");
                 }
             }
             Command::Undo | Command::Remove => {
@@ -335,7 +328,9 @@ impl<W: Write> Session<W> {
 
     fn set_variant(&mut self, chess960: bool) {
         self.chess960 = chess960;
-        self.makro = None;
+        if self.game.kind() != GameKind::Chess {
+            self.start_game::<Chess>(Position::startpos());
+        }
         let _ = self.engine.set_option("UCI_Variant", Some("chess"));
         let _ = self.engine.set_option(
             "UCI_Chess960",
@@ -354,7 +349,7 @@ impl<W: Write> Session<W> {
         }
         // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
         while self.reports.try_recv().is_ok() {}
-        self.makro = Some(MakroRecord::startpos());
+        self.start_game::<Makromachy>(crate::makro::Position::startpos());
         self.ended = false;
         self.conduct.reset();
         for line in makro_variant_lines() {
@@ -428,69 +423,37 @@ impl<W: Write> Session<W> {
 
     /// Starts Corvid's search when it is to move, may move, and the game goes on.
     fn maybe_think(&mut self) {
-        if self.force || self.ended || self.thinking.is_some() || self.makro_thinking.is_some() {
+        if self.force || self.ended || self.is_thinking() {
             return;
         }
-        if self.makro.is_some() {
-            self.maybe_think_makro();
+        for_game!(self.game.kind(), V => self.think::<V>());
+    }
+
+    /// `maybe_think` for the game of variant `V` (which the session plays).
+    fn think<V: Cecp>(&mut self) {
+        let Some(g) = V::project(&self.game) else {
+            return;
+        };
+        let pos = g.record.position().clone();
+        if V::side_to_move(&pos) != self.corvid {
             return;
         }
-        let pos = *self.game.position();
-        if pos.side_to_move() != self.corvid {
-            return;
-        }
-        if let Some(o) = self.game.outcome() {
+        if let Some(o) = g.record.outcome() {
             // Asked to move in a finished game: say how it ended.
             self.emit(&format_result(&o));
             self.ended = true;
             return;
         }
-        if self
-            .engine
-            .set_game::<Chess>(self.game.start(), self.game.moves())
-            .is_err()
-        {
+        let (start, moves) = (g.record.start().clone(), g.record.moves().to_vec());
+        if self.engine.set_game::<V>(&start, &moves).is_err() {
             self.emit("Error (internal): the game could not be set up for the search");
             return;
         }
+        let only = V::search_moves(&pos, self.fast_castling);
         self.search_score = None;
-        self.thinking = Some(pos);
-        let limits = self.limits();
-        self.engine.go(limits, &[]);
-    }
-
-    /// `maybe_think` for Makromachy.
-    fn maybe_think_makro(&mut self) {
-        let Some(record) = &self.makro else { return };
-        let pos = record.position().clone();
-        if pos.side_to_move() != self.corvid {
-            return;
+        if let Some(g) = V::project_mut(&mut self.game) {
+            g.thinking = Some(pos);
         }
-        if let Some(o) = record.outcome() {
-            self.emit(&format_result(&o));
-            self.ended = true;
-            return;
-        }
-        let (start, moves) = (record.start().clone(), record.moves().to_vec());
-        if self.engine.set_game::<Makromachy>(&start, &moves).is_err() {
-            self.emit("Error (internal): the game could not be set up for the search");
-            return;
-        }
-        // Without fast castling the search looks at every other move (when there is one).
-        let mut only = Vec::new();
-        if !self.fast_castling {
-            let legal = pos.legal_moves();
-            let castling = |m: &crate::makro::Move| m.kind() == crate::makro::MoveKind::Castling;
-            if legal.iter().any(castling) && !legal.iter().all(castling) {
-                only = legal
-                    .iter()
-                    .filter(|m| !castling(m))
-                    .map(|m| m.text())
-                    .collect();
-            }
-        }
-        self.search_score = None;
-        self.makro_thinking = Some(pos);
         let limits = self.limits();
         self.engine.go(limits, &only);
     }
@@ -536,11 +499,9 @@ impl<W: Write> Session<W> {
                 if info.multipv != 1 {
                     return;
                 }
-                let line = match (self.thinking, &self.makro_thinking) {
-                    (Some(root), _) => format_thinking(&info, &root),
-                    // Makromachy PVs are already in the notation XBoard reads.
-                    (None, Some(_)) => format_thinking_text(&info, &info.pv.join(" ")),
-                    (None, None) => return,
+                let line = by_game!(&self.game, g, V => g.thinking.as_ref().map(|root| V::thinking(&info, root)));
+                let Some(line) = line else {
+                    return;
                 };
                 if info.bound == Bound::Exact {
                     self.search_score = Some(info.score);
@@ -555,18 +516,14 @@ impl<W: Write> Session<W> {
             }
             Report::Search(Event::CurrMove { .. }) => {}
             Report::BestMove(outcome) => {
-                if self.thinking.is_some() {
-                    self.finish_search(outcome);
-                } else if self.makro_thinking.is_some() {
-                    self.finish_makro_search(outcome);
-                }
+                for_game!(self.game.kind(), V => self.finish_search::<V>(outcome));
             }
         }
     }
 
     /// Corvid's search is done: answer a standing draw offer, resign, or move (maybe offering a draw).
-    fn finish_search(&mut self, outcome: BestMove) {
-        let Some(root) = self.thinking.take() else {
+    fn finish_search<V: Cecp>(&mut self, outcome: BestMove) {
+        let Some(root) = V::project_mut(&mut self.game).and_then(|g| g.thinking.take()) else {
             return;
         };
         if !self.conduct_before_moving() {
@@ -574,27 +531,32 @@ impl<W: Write> Session<W> {
         }
         let me = self.corvid;
         let m = outcome
-            .best_as::<Chess>()
-            .or_else(|| root.legal_moves().iter().next().copied());
+            .best_as::<V>()
+            .or_else(|| V::legal_moves(&root).first().copied());
+        let Some(g) = V::project_mut(&mut self.game) else {
+            return;
+        };
         let Some(m) = m else {
             // No legal move: the rules module already ended the game; say so.
-            if let Some(o) = self.game.outcome() {
+            if let Some(o) = g.record.outcome() {
                 self.emit(&format_result(&o));
             }
             return;
         };
-        if self.game.play(m).is_err() {
+        if g.record.play(m).is_err() {
             self.emit("Error (internal): Corvid's move was refused by the rules");
             return;
         }
-        if let Some(o) = self.game.outcome() {
-            self.emit(&format!("move {}", format_move(&root, m)));
+        let ended = g.record.outcome();
+        let text = V::write_move(&root, m);
+        if let Some(o) = ended {
+            self.emit(&format!("move {text}"));
             self.emit(&format_result(&o));
             self.ended = true;
             return;
         }
         self.maybe_offer_draw(me);
-        self.emit(&format!("move {}", format_move(&root, m)));
+        self.emit(&format!("move {text}"));
     }
 
     /// Corvid's search is done, before its move: it records the evaluation, answers a standing draw offer
@@ -635,101 +597,28 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// `finish_search` for Makromachy.
-    fn finish_makro_search(&mut self, outcome: BestMove) {
-        let Some(root) = self.makro_thinking.take() else {
-            return;
-        };
-        if !self.conduct_before_moving() {
-            return;
-        }
-        let me = self.corvid;
-        let m = outcome
-            .best_as::<Makromachy>()
-            .or_else(|| root.legal_moves().first().copied());
-        let Some(record) = self.makro.as_mut() else {
-            return;
-        };
-        let Some(m) = m else {
-            if let Some(o) = record.outcome() {
-                self.emit(&format_result(&o));
-            }
-            return;
-        };
-        if record.play(m).is_err() {
-            self.emit("Error (internal): Corvid's move was refused by the rules");
-            return;
-        }
-        if let Some(o) = record.outcome() {
-            self.emit(&format!("move {}", m.text()));
-            self.emit(&format_result(&o));
-            self.ended = true;
-            return;
-        }
-        self.maybe_offer_draw(me);
-        self.emit(&format!("move {}", m.text()));
-    }
-
     fn user_move(&mut self, text: &str) {
         // A move for the side to move while Corvid thinks means the GUI has moved on: it wins.
         self.abort_search();
-        if self.makro.is_some() {
-            self.user_makro_move(text);
-            return;
-        }
-        let pos = *self.game.position();
-        let parsed = pos
-            .parse_uci_move(text)
-            .or_else(|_| pos.parse_san(&text.replace('0', "O")));
-        let m = match parsed {
-            Ok(m) if self.game.outcome().is_none() => m,
-            _ => {
-                self.emit(&format!("Illegal move: {text}"));
-                return;
-            }
-        };
-        if self.game.play(m).is_err() {
-            self.emit(&format!("Illegal move: {text}"));
-            return;
-        }
-        if let Some(o) = self.game.outcome() {
-            if !self.force {
-                self.emit(&format_result(&o));
-                self.ended = true;
-            }
-            return;
-        }
-        self.maybe_think();
+        for_game!(self.game.kind(), V => self.play_user_move::<V>(text));
     }
 
-    /// `user_move` for Makromachy: the rules' notation; a King leg alone that is no King step is read as the
-    /// castling that starts with it (a GUI that does not know fast castling sends just the King's move).
-    fn user_makro_move(&mut self, text: &str) {
-        let Some(record) = self.makro.as_mut() else {
+    /// `user_move` for the game of variant `V`.
+    fn play_user_move<V: Cecp>(&mut self, text: &str) {
+        let Some(g) = V::project_mut(&mut self.game) else {
             return;
         };
-        let pos = record.position();
-        // Squares and promotion letters are lower case in the rules' notation; a GUI may capitalise the piece.
-        let text = &text.to_ascii_lowercase();
-        let parsed = pos.parse_move(text).ok().or_else(|| {
-            let mut castlings = pos.legal_moves().into_iter().filter(|m| {
-                m.kind() == crate::makro::MoveKind::Castling
-                    && m.text().split(',').next() == Some(text.trim())
-            });
-            castlings.next()
-        });
-        let m = match parsed {
-            Some(m) if record.outcome().is_none() => m,
-            _ => {
-                self.emit(&format!("Illegal move: {text}"));
-                return;
-            }
+        let text = V::gui_text(text);
+        let played = match V::read_gui_move(g.record.position(), &text) {
+            Some(m) if g.record.outcome().is_none() => g.record.play(m).is_ok(),
+            _ => false,
         };
-        if record.play(m).is_err() {
+        let ended = g.record.outcome();
+        if !played {
             self.emit(&format!("Illegal move: {text}"));
             return;
         }
-        if let Some(o) = record.outcome() {
+        if let Some(o) = ended {
             if !self.force {
                 self.emit(&format_result(&o));
                 self.ended = true;

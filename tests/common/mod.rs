@@ -1,4 +1,10 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: a deterministic generator and the child-process harness.
+// Each test binary includes this module and uses only part of it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
 
 /// A small deterministic xorshift generator, so random games are the same on every run.
 pub struct Rng(pub u64);
@@ -15,4 +21,33 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+
+    /// One of `items` (not empty).
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Starts the `corvid` binary with `args`, its stdout read line by line on a thread (so every wait can have
+/// a deadline) and its stderr discarded: the child, its stdin, and the lines.
+pub fn spawn_corvid(args: &[&str]) -> (Child, ChildStdin, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start corvid");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let stdin = child.stdin.take().expect("stdin");
+    (child, stdin, lines)
 }

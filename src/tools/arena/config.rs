@@ -140,65 +140,10 @@ pub struct MatchConfig {
     pub pgn: Option<String>,
 }
 
-/// Splits a command line into words: blanks separate, single quotes keep everything, double quotes keep all but
-/// a backslash before `"` or `\`, and a backslash outside quotes keeps the next character.
+/// Splits an engine's command line into words as a POSIX shell does (quotes, backslashes), by `shlex`.
 pub fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unclosed ' in '{text}'")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unclosed \" in '{text}'")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unclosed \" in '{text}'")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err(format!("trailing backslash in '{text}'")),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
+    let words = shlex::split(text)
+        .ok_or_else(|| format!("unclosed quote or trailing backslash in '{text}'"))?;
     if words.is_empty() {
         return Err("empty engine command".to_string());
     }

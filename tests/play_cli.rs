@@ -112,6 +112,33 @@ fn a_draw_offer_is_accepted_when_corvid_is_worse() {
 }
 
 #[test]
+fn an_early_draw_offer_is_declined_and_a_bare_ending_accepted() {
+    // The old policy drew here on move 2 at -0.38: in the opening Corvid declines unless clearly worse.
+    let out = play(
+        &["--color", "white", "--movetime", "30", "--seed", "1"],
+        "e4\nNf3\ndraw\nquit\n",
+    );
+    assert!(out.contains("Corvid declines the draw"), "{out}");
+    assert!(!out.contains("Corvid accepts the draw"), "{out}");
+    // Rook against bishop, no pawns: too little for either side to win, so Corvid accepts even when better.
+    let out = play(
+        &[
+            "--color",
+            "black",
+            "--movetime",
+            "30",
+            "--fen",
+            "4k3/8/8/8/2b5/8/8/3RK3 b - - 0 1",
+        ],
+        "draw\n",
+    );
+    assert!(
+        out.contains("Corvid accepts the draw (its evaluation: +"),
+        "{out}"
+    );
+}
+
+#[test]
 fn corvid_offers_a_draw_and_the_person_accepts() {
     // An offer policy that always offers: Corvid, White, offers with its first move.
     let out = play(
@@ -120,7 +147,7 @@ fn corvid_offers_a_draw_and_the_person_accepts() {
             "black",
             "--movetime",
             "20",
-            "--offer-draw",
+            "--accept-middlegame",
             "100000",
             "--offer-after",
             "0",
@@ -151,7 +178,7 @@ fn corvid_offers_a_draw_and_the_person_accepts() {
             "black",
             "--movetime",
             "20",
-            "--offer-draw",
+            "--accept-middlegame",
             "100000",
             "--offer-after",
             "0",

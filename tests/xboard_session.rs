@@ -353,6 +353,15 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     );
     assert!(e.sync().iter().all(|l| !l.starts_with("move ")));
 
+    // After 1.e4 Corvid (Black) is not clearly worse: it declines and plays on.
+    e.send("new");
+    e.send("sd 3");
+    e.send("usermove e2e4");
+    e.send("draw");
+    let lines = e.until_move();
+    assert!(moved(&lines).is_some(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+
     // A queen up it declines (plays on); a second offer before it has moved twice is not valid.
     e.send("new");
     e.send("sd 3");
@@ -380,7 +389,7 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     e.send("new");
     e.send("sd 2");
     e.send("option OfferDrawAfter=0");
-    e.send("option OfferDrawWithin=100000");
+    e.send("option AcceptDrawMiddlegame=100000");
     e.send("option OfferDrawStreak=1");
     e.send("go");
     let lines = e.until_move();

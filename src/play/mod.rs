@@ -25,6 +25,7 @@ use crossbeam_channel::{unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
+use crate::conduct::{contempt_cp, FULL_STRENGTH_ELO};
 pub use crate::conduct::{score_value, Conduct, Policy};
 
 /// The search's verdict on a position.
@@ -149,6 +150,8 @@ pub struct PlayConfig {
     pub variant: Variant,
     /// Where to save the PGN.
     pub pgn_path: Option<String>,
+    /// The person's strength as Corvid assumes it (for its contempt).
+    pub opponent_elo: u32,
     pub policy: Policy,
 }
 
@@ -163,6 +166,7 @@ impl Default for PlayConfig {
             fen: None,
             variant: Variant::Chess,
             pgn_path: None,
+            opponent_elo: 1500,
             policy: Policy::default(),
         }
     }
@@ -180,9 +184,11 @@ options for play:
   --pgn FILE            save the finished game there
   --ascii               plain letters, no colour (the default when not a terminal or NO_COLOR is set)
   --unicode             Unicode pieces on coloured squares even when not a terminal
-  --accept-draw CP      Corvid accepts offers when its evaluation is at most CP (default 10)
-  --offer-draw CP       Corvid offers when its last evaluations all lay within ±CP (default 15) ...
-  --offer-streak N      ... over its last N moves (default 4) ...
+  --accept-draw CP      in the endgame Corvid accepts offers when its evaluation is at most CP (default -25)
+  --accept-middlegame CP  before the endgame, when it is at most CP (default -150); with too little material
+                        for a win or a dead draw by its own search it always accepts
+  --opponent-elo N      your strength (default 1500): a stronger Corvid has contempt (plays on for a win)
+  --offer-streak N      Corvid offers when it would have accepted after each of its last N moves (default 4) ...
   --offer-after N       ... from move N on (default 30)
   --no-offer            Corvid never offers a draw
   --resign-cp CP        Corvid resigns after --resign-moves evaluations at or below -CP (default 900) ...
@@ -237,7 +243,10 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
             "--ascii" => c.style = Some(BoardStyle::Ascii),
             "--unicode" => c.style = Some(BoardStyle::Color),
             "--accept-draw" => c.policy.accept_draw_cp = num("--accept-draw", it.next())?,
-            "--offer-draw" => c.policy.offer_draw_cp = num("--offer-draw", it.next())?,
+            "--accept-middlegame" => {
+                c.policy.accept_middlegame_cp = num("--accept-middlegame", it.next())?
+            }
+            "--opponent-elo" => c.opponent_elo = num("--opponent-elo", it.next())?,
             "--offer-after" => c.policy.offer_draw_after = num("--offer-after", it.next())?,
             "--offer-streak" => c.policy.offer_draw_streak = num("--offer-streak", it.next())?,
             "--no-offer" => c.policy.offer_draws = false,
@@ -342,7 +351,11 @@ fn run_game<V: Board, R: BufRead, W: Write>(
         game: Record::new(start),
         human: setup.human,
         thinker: setup.thinker,
-        conduct: Conduct::new(config.policy.clone()),
+        conduct: Conduct::new(Policy {
+            // Contempt from the strength gap: an unlimited Corvid against a club player plays on.
+            contempt_cp: contempt_cp(config.elo.unwrap_or(FULL_STRENGTH_ELO), config.opponent_elo),
+            ..config.policy.clone()
+        }),
         style: setup.style,
         out: output,
         echo: !tty_in,
@@ -534,7 +547,9 @@ impl<V: Board, W: Write> Session<'_, V, W> {
             None => Score::Cp(0),
         };
         let verdict = format!("(its evaluation: {})", describe_score(score));
-        if self.conduct.accepts_draw(score) && self.game.accept_draw(self.corvid()).is_ok() {
+        if self.conduct.accepts_draw(score, self.game.draw_material())
+            && self.game.accept_draw(self.corvid()).is_ok()
+        {
             self.say(&format!("Corvid accepts the draw {verdict}."));
         } else {
             let _ = self.game.decline_draw(self.corvid());
@@ -708,15 +723,15 @@ mod tests {
             resign_moves: 2,
             resign_cp: 500,
             offer_draw_streak: 2,
-            offer_draw_cp: 20,
             offer_draw_after: 0,
-            accept_draw_cp: 10,
+            accept_middlegame_cp: 10,
             ..Policy::default()
         });
-        assert!(c.accepts_draw(Score::Cp(10)));
-        assert!(!c.accepts_draw(Score::Cp(11)));
-        assert!(c.accepts_draw(Score::Mate(-3)));
-        assert!(!c.accepts_draw(Score::Mate(5)));
+        let start = Game::new(Position::startpos()).draw_material();
+        assert!(c.accepts_draw(Score::Cp(10), start));
+        assert!(!c.accepts_draw(Score::Cp(11), start));
+        assert!(c.accepts_draw(Score::Mate(-3), start));
+        assert!(!c.accepts_draw(Score::Mate(5), start));
         c.record(Score::Cp(-600));
         assert!(!c.should_resign(), "one bad evaluation is not enough");
         c.record(Score::Cp(-600));
@@ -734,7 +749,7 @@ mod tests {
         assert!(!c.should_offer_draw(&g, Color::White), "streak of one");
         c.record(Score::Cp(-20));
         assert!(c.should_offer_draw(&g, Color::White));
-        c.record(Score::Cp(21));
+        c.record(Score::Cp(11));
         assert!(!c.should_offer_draw(&g, Color::White));
         c.record(Score::Cp(0));
         c.policy.offer_draw_after = 1;
@@ -746,6 +761,7 @@ mod tests {
         let mut c = Conduct::new(Policy {
             offer_draw_streak: 1,
             offer_draw_after: 0,
+            accept_middlegame_cp: 0,
             ..Policy::default()
         });
         c.record(Score::Cp(0));

@@ -9,7 +9,8 @@
 
 use super::record::{Record, Rules};
 use super::{Outcome, Termination};
-use crate::chess::{Color, Move, MoveParseError, Position};
+use crate::chess::{Color, Move, MoveParseError, PieceType, Position};
+use crate::conduct::DrawMaterial;
 use crate::variants::Chess;
 
 /// Can `pos` be told to have ended by itself (not by resignation or agreement), and how?
@@ -90,6 +91,29 @@ impl Rules for Chess {
 
     fn fullmove_number(pos: &Position) -> u32 {
         u32::from(pos.fullmove_number())
+    }
+
+    /// An endgame once the pieces (pawns and kings aside) are worth at most two rooks and a minor each side on
+    /// average; too little to win when no pawn is left, neither side has more than a rook, and neither is a
+    /// rook's worth ahead (K+R v K+B, K+R v K+R, K+B v K+N, K+N v K, ...).
+    fn draw_material(pos: &Position) -> DrawMaterial {
+        let value = |c: Color| {
+            [
+                (PieceType::Knight, 300),
+                (PieceType::Bishop, 300),
+                (PieceType::Rook, 500),
+                (PieceType::Queen, 900),
+            ]
+            .iter()
+            .map(|&(k, v)| pos.colored(c, k).count_ones() as i32 * v)
+            .sum::<i32>()
+        };
+        let (white, black) = (value(Color::White), value(Color::Black));
+        let pawns = pos.pieces(PieceType::Pawn) != 0;
+        DrawMaterial {
+            endgame: white + black <= 2 * 1300,
+            no_winning_material: !pawns && white.max(black) <= 500 && (white - black).abs() < 500,
+        }
     }
 
     /// `Variant "Chess960"` for Chess960; `SetUp`/`FEN` when not from the standard start (always for Chess960).

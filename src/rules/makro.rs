@@ -93,6 +93,16 @@ impl Rules for Makromachy {
         u32::from(pos.fullmove_number())
     }
 
+    /// An endgame once fewer than a third of the 112 men are left; bare Kings end the game by rule, so the
+    /// material alone never says that neither side can win.
+    fn draw_material(pos: &Position) -> crate::conduct::DrawMaterial {
+        let men = pos.piece_count(Color::White) + pos.piece_count(Color::Black);
+        crate::conduct::DrawMaterial {
+            endgame: men * 3 < 112,
+            no_winning_material: false,
+        }
+    }
+
     /// `Variant "makromachy"`, and `SetUp`/`FEN` when not from the standard start.
     fn start_tags(start: &Position) -> Vec<(&'static str, String)> {
         let mut tags = vec![("Variant", "makromachy".to_string())];

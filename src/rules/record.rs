@@ -27,6 +27,8 @@ pub trait Rules: Variant {
     fn fullmove_number(pos: &Self::Position) -> u32;
     /// The PGN tags that describe the start (`Variant`, `SetUp`, `FEN`), in order.
     fn start_tags(start: &Self::Position) -> Vec<(&'static str, String)>;
+    /// What the material on the board says about a draw (Corvid's draw policy reads it).
+    fn draw_material(pos: &Self::Position) -> crate::conduct::DrawMaterial;
 }
 
 /// A game in progress of variant `V`.
@@ -89,6 +91,11 @@ impl<V: Rules> Record<V> {
     /// Whose move it is.
     pub fn side_to_move(&self) -> Color {
         V::side_to_move(self.position())
+    }
+
+    /// What the material of the current position says about a draw.
+    pub fn draw_material(&self) -> crate::conduct::DrawMaterial {
+        V::draw_material(self.position())
     }
 
     /// The current full-move number.

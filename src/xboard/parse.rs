@@ -53,6 +53,11 @@ pub enum Command {
     Post(bool),
     Memory(u64),
     Cores(u64),
+    /// `rating OWN OPPONENT`: the players' ratings (0 when unknown); Corvid's contempt follows the opponent's.
+    Rating {
+        own: i32,
+        opponent: i32,
+    },
     /// `egtpath KIND PATH`: where endgame tables of one kind are (Corvid reads `syzygy`).
     EgtPath {
         kind: String,
@@ -106,8 +111,8 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
     let cmd = match head {
         "xboard" => Command::Xboard,
         "protover" => Command::Protover(rest.parse().map_err(|_| bad("protover"))?),
-        "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hint"
-        | "bk" | "." | "exit" | "nps" => Command::Ignored,
+        "accepted" | "rejected" | "random" | "computer" | "name" | "ics" | "hint" | "bk" | "."
+        | "exit" | "nps" => Command::Ignored,
         "new" => Command::New,
         "variant" if !rest.is_empty() => Command::Variant(rest.to_string()),
         "variant" => return Err(bad("variant")),
@@ -163,6 +168,13 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
             },
         },
         "option" => return Err(bad("option")),
+        "rating" => match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [own, opponent] => Command::Rating {
+                own: own.parse().map_err(|_| bad("rating"))?,
+                opponent: opponent.parse().map_err(|_| bad("rating"))?,
+            },
+            _ => return Err(bad("rating")),
+        },
         "egtpath" => match rest.split_once(' ') {
             Some((kind, path)) if !path.trim().is_empty() => Command::EgtPath {
                 kind: kind.to_string(),

@@ -68,6 +68,8 @@ trait Record {
     fn take_back(&mut self, plies: usize) -> usize;
     /// The static evaluation of the current position for `me`.
     fn static_eval(&self, me: Color) -> i32;
+    /// What the material says about a draw.
+    fn draw_material(&self) -> crate::conduct::DrawMaterial;
 }
 
 impl<V: Rules> Record for crate::rules::Record<V> {
@@ -100,6 +102,9 @@ impl<V: Rules> Record for crate::rules::Record<V> {
     }
     fn take_back(&mut self, plies: usize) -> usize {
         crate::rules::Record::take_back(self, plies)
+    }
+    fn draw_material(&self) -> crate::conduct::DrawMaterial {
+        crate::rules::Record::draw_material(self)
     }
     fn static_eval(&self, me: Color) -> i32 {
         let v = V::evaluate(self.position());
@@ -313,6 +318,20 @@ impl<W: Write> Session<W> {
                 let r = self.set_engine_option("Threads", &n.to_string());
                 self.option_result("cores", r);
             }
+            Command::Rating { opponent, .. } => {
+                // Contempt against a weaker opponent, from Corvid's own strength setting; none when unknown.
+                let options = self.engine.options();
+                let own = if options.limit_strength {
+                    options.elo
+                } else {
+                    crate::conduct::FULL_STRENGTH_ELO
+                };
+                self.conduct.policy.contempt_cp = if opponent > 0 {
+                    crate::conduct::contempt_cp(own, opponent as u32)
+                } else {
+                    0
+                };
+            }
             Command::EgtPath { kind, path } if kind == "syzygy" => {
                 let r = self.set_engine_option("SyzygyPath", &path);
                 self.option_result("egtpath", r);
@@ -383,7 +402,8 @@ impl<W: Write> Session<W> {
         let ok = match name {
             "AcceptDrawBelow" => num(value).map(|n| p.accept_draw_cp = n as i32),
             "OfferDraws" => flag(value).map(|b| p.offer_draws = b),
-            "OfferDrawWithin" => num(value).map(|n| p.offer_draw_cp = n as i32),
+            "AcceptDrawMiddlegame" => num(value).map(|n| p.accept_middlegame_cp = n as i32),
+            "Contempt" => num(value).map(|n| p.contempt_cp = n.clamp(-100, 100) as i32),
             "OfferDrawAfter" => num(value).map(|n| p.offer_draw_after = n.max(0) as u32),
             "OfferDrawStreak" => num(value).map(|n| p.offer_draw_streak = n.max(1) as usize),
             "Resign" => flag(value).map(|b| p.resign = b),
@@ -568,7 +588,11 @@ impl<W: Write> Session<W> {
             .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
         self.conduct.record(score);
         if self.record().pending_offer() == Some(me.flip()) {
-            if self.conduct.accepts_draw(score) && self.record_mut().accept_draw(me).is_ok() {
+            if self
+                .conduct
+                .accepts_draw(score, self.record().draw_material())
+                && self.record_mut().accept_draw(me).is_ok()
+            {
                 // Accepting is offering back; the GUI ends the game.
                 self.emit("offer draw");
                 self.ended = true;
@@ -590,7 +614,7 @@ impl<W: Write> Session<W> {
         let r = self.record();
         if self
             .conduct
-            .should_offer_draw_at(r.can_offer_draw(me), r.fullmove())
+            .should_offer_draw_at(r.can_offer_draw(me), r.fullmove(), r.draw_material())
             && self.record_mut().offer_draw(me).is_ok()
         {
             self.emit("offer draw");
@@ -650,7 +674,11 @@ impl<W: Write> Session<W> {
             .conduct
             .last()
             .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
-        if self.conduct.accepts_draw(score) && self.record_mut().accept_draw(me).is_ok() {
+        if self
+            .conduct
+            .accepts_draw(score, self.record().draw_material())
+            && self.record_mut().accept_draw(me).is_ok()
+        {
             self.emit("offer draw");
             self.ended = true;
         } else {

@@ -39,6 +39,14 @@ fn commands() {
     );
     assert!(parse_command("egtpath syzygy").is_err());
     assert!(parse_command("egtpath").is_err());
+    assert_eq!(
+        parse("rating 2400 1800"),
+        Command::Rating {
+            own: 2400,
+            opponent: 1800
+        }
+    );
+    assert!(parse_command("rating 2400").is_err());
     assert_eq!(parse("cores 2"), Command::Cores(2));
     assert_eq!(
         parse("option ResignBelow=500"),

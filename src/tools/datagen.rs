@@ -22,6 +22,7 @@
 
 use crate::chess::game::ChessGame;
 use crate::chess::{Color, Move, MoveKind, PieceType, Position, Square};
+use crate::eval::nnue::{Network, NnueEval};
 use crate::rules::{automatic_ending, Outcome};
 use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
 use bulletformat::ChessBoard;
@@ -95,7 +96,14 @@ pub struct Config {
     /// Start positions.
     #[arg(long, value_enum, default_value_t = Starts::Standard)]
     pub starts: Starts,
+    /// The evaluation the games are played with: `<hce>` (the hand-crafted one, the bootstrap), `<default>`
+    /// (the embedded network) or a network file (`EvalFile`'s values).
+    #[arg(long, default_value = "<hce>")]
+    pub eval: String,
 }
+
+/// The network the games are evaluated with (`None`: the hand-crafted evaluation).
+type Net = Option<std::sync::Arc<Network>>;
 
 /// One game's records, with its result filled in.
 struct FinishedGame {
@@ -111,6 +119,7 @@ struct Progress {
     nodes: u64,
     random_plies: u32,
     starts: String,
+    eval: String,
     games: u64,
     positions: u64,
     bytes: u64,
@@ -122,12 +131,13 @@ struct Progress {
 impl Progress {
     fn to_text(&self) -> String {
         format!(
-            "seed {}\nnodes {}\nrandom_plies {}\nstarts {}\ngames {}\npositions {}\nbytes {}\nwhite_wins {}\n\
-             draws {}\nblack_wins {}\n",
+            "seed {}\nnodes {}\nrandom_plies {}\nstarts {}\neval {}\ngames {}\npositions {}\nbytes {}\n\
+             white_wins {}\ndraws {}\nblack_wins {}\n",
             self.seed,
             self.nodes,
             self.random_plies,
             self.starts,
+            self.eval,
             self.games,
             self.positions,
             self.bytes,
@@ -138,7 +148,11 @@ impl Progress {
     }
 
     fn parse(text: &str) -> Result<Progress, String> {
-        let mut p = Progress::default();
+        // Files from before `--eval` existed were all played with the hand-crafted evaluation.
+        let mut p = Progress {
+            eval: "<hce>".to_string(),
+            ..Progress::default()
+        };
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let (key, value) = line
                 .split_once(' ')
@@ -154,6 +168,7 @@ impl Progress {
                 "nodes" => p.nodes = num()?,
                 "random_plies" => p.random_plies = num()? as u32,
                 "starts" => p.starts = value.trim().to_string(),
+                "eval" => p.eval = value.trim().to_string(),
                 "games" => p.games = num()?,
                 "positions" => p.positions = num()?,
                 "bytes" => p.bytes = num()?,
@@ -213,6 +228,7 @@ fn resume(config: &Config) -> Result<(Progress, File), String> {
         nodes: config.nodes,
         random_plies: config.random_plies,
         starts: starts_name(config.starts).to_string(),
+        eval: config.eval.trim().to_string(),
         ..Progress::default()
     };
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -234,13 +250,14 @@ fn resume(config: &Config) -> Result<(Progress, File), String> {
             };
             if same != fresh {
                 return Err(format!(
-                    "{} was written with other settings (seed {}, nodes {}, random plies {}, starts {}); use \
-                     those or another --out",
+                    "{} was written with other settings (seed {}, nodes {}, random plies {}, starts {}, eval {}); \
+                     use those or another --out",
                     ppath.display(),
                     p.seed,
                     p.nodes,
                     p.random_plies,
-                    p.starts
+                    p.starts,
+                    p.eval
                 ));
             }
             p
@@ -289,6 +306,8 @@ fn run(
     stop: &AtomicBool,
     status: &mut dyn FnMut(&str),
 ) -> Result<Progress, String> {
+    let net: Net = crate::eval::nnue::network_for_option(&config.eval)
+        .map_err(|e| format!("--eval {}: {e}", config.eval))?;
     let (mut progress, mut file) = resume(config)?;
     let done = |p: &Progress| {
         config.games.is_some_and(|g| p.games >= g)
@@ -313,7 +332,7 @@ fn run(
     std::thread::scope(|scope| {
         for _ in 0..config.threads {
             let tx = tx.clone();
-            let (next_game, finished) = (&next_game, &finished);
+            let (next_game, finished, net) = (&next_game, &finished, &net);
             std::thread::Builder::new()
                 .stack_size(64 * 1024 * 1024)
                 .spawn_scoped(scope, move || {
@@ -321,7 +340,8 @@ fn run(
                     let mut searcher = Searcher::<ChessGame>::new();
                     while !finished.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed) {
                         let index = next_game.fetch_add(1, Ordering::Relaxed);
-                        let game = play_game(config, index, &mut searcher, &tt, finished, stop);
+                        let game =
+                            play_game(config, net, index, &mut searcher, &tt, finished, stop);
                         if let Some(game) = game {
                             if tx.send((index, game)).is_err() {
                                 break;
@@ -597,8 +617,10 @@ fn score_cp(score: Score) -> i32 {
 }
 
 /// Plays game `index` and returns its records; `None` when stopped before its end.
+#[allow(clippy::too_many_arguments)]
 fn play_game(
     config: &Config,
+    net: &Net,
     index: u64,
     searcher: &mut Searcher<ChessGame>,
     tt: &TranspositionTable,
@@ -611,7 +633,7 @@ fn play_game(
     // A random opening that one side already wins clearly teaches little: draw another (a few times).
     let mut opening = random_opening(config.starts, config.random_plies, &mut rng);
     for _ in 0..10 {
-        let game = game_from(&opening);
+        let game = game_from(&opening, net);
         let (_, score) = search(&game, config.nodes * 2, searcher, tt, stop)?;
         if score_cp(score).abs() <= MAX_OPENING_SCORE {
             break;
@@ -622,7 +644,7 @@ fn play_game(
     searcher.clear();
 
     let mut history: Vec<Position> = opening.clone();
-    let mut game = game_from(&opening);
+    let mut game = game_from(&opening, net);
     let mut records = Vec::new();
     let (mut win_streak, mut draw_streak) = (0u32, 0u32);
     let mut last_sign = 0;
@@ -696,8 +718,9 @@ fn play_game(
 }
 
 /// The search game for the last position of `line`, with the line as history for repetitions.
-fn game_from(line: &[Position]) -> ChessGame {
-    let mut game = ChessGame::new(line[0]);
+fn game_from(line: &[Position], net: &Net) -> ChessGame {
+    let new = |pos: Position| ChessGame::with_eval(pos, NnueEval::new(net.clone()));
+    let mut game = new(line[0]);
     for w in line.windows(2) {
         // The moves of the line are found again from the positions: the line is short.
         let m = w[0].legal_moves().as_slice().iter().copied().find(|&m| {
@@ -707,7 +730,7 @@ fn game_from(line: &[Position]) -> ChessGame {
         });
         match m {
             Some(m) => game.play(m),
-            None => return ChessGame::new(line[line.len() - 1]),
+            None => return new(line[line.len() - 1]),
         }
     }
     game
@@ -784,6 +807,7 @@ mod tests {
             nodes: 300,
             random_plies: 8,
             starts: Starts::Standard,
+            eval: "<hce>".to_string(),
         }
     }
 
@@ -841,7 +865,7 @@ mod tests {
             assert_ne!(keys(&a), keys(&c));
             let last = a[a.len() - 1];
             assert!(automatic_ending(&last, &a[..a.len() - 1]).is_none());
-            assert_eq!(game_from(&a).position().key(), last.key());
+            assert_eq!(game_from(&a, &None).position().key(), last.key());
         }
     }
 
@@ -928,6 +952,22 @@ mod tests {
         let mut other = config(&parts, 6, 1);
         other.nodes = 301;
         assert!(run(&other, &stop, &mut |_| {}).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_evaluation_is_a_setting_of_the_file() {
+        // Progress files from before `--eval` were played with the hand-crafted evaluation.
+        let old = Progress::parse("seed 1\nnodes 5000\nrandom_plies 8\nstarts standard\ngames 3\n")
+            .expect("parse");
+        assert_eq!(old.eval, "<hce>");
+        assert_eq!(Progress::parse(&old.to_text()).expect("parse"), old);
+        let dir = temp_dir("eval");
+        let stop = AtomicBool::new(false);
+        let mut c = config(&dir.join("a.bin"), 1, 1);
+        c.eval = dir.join("missing.nnue").display().to_string();
+        let e = run(&c, &stop, &mut |_| {}).expect_err("a missing network");
+        assert!(e.starts_with("--eval"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

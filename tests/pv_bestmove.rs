@@ -3,11 +3,9 @@
 //! checked for this: the last `info … multipv 1 … pv` before `bestmove` starts with the best move, its second
 //! move is the ponder move when one is given, and both are legal.
 
-#[path = "common/child.rs"]
-mod child;
 mod common;
 
-use child::{bestmove_of, field, pv_of, Corvid, SOON};
+use common::child::{bestmove_of, field, pv_of, Corvid, SOON};
 use common::Rng;
 use corvid::chess::Position;
 use std::time::Duration;

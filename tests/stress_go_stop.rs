@@ -3,11 +3,9 @@
 //! searches, and stale `stop`s after a search ended on its own. Every `go` must get exactly one `bestmove`,
 //! legal in the position it searched (not in one set while it ran), and a `readyok` must come promptly.
 
-#[path = "common/child.rs"]
-mod child;
 mod common;
 
-use child::{bestmove_of, Corvid, SOON};
+use common::child::{bestmove_of, Corvid, SOON};
 use common::Rng;
 use corvid::chess::Position;
 use std::time::{Duration, Instant};

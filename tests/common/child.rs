@@ -1,10 +1,9 @@
-//! The real `corvid` binary as a child process, its output read on a thread so that every wait has a
-//! deadline (included by the tests that drive many searches: `#[path = "common/child.rs"] mod child;`).
-#![allow(dead_code)]
+//! The real `corvid` binary as a child process with a line log and deadlines on every wait (for the tests
+//! that drive many searches), built on [`super::spawn_corvid`].
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// Generous bound for what should take milliseconds (the test machines are shared and slow).
@@ -22,24 +21,9 @@ pub struct Corvid {
 impl Corvid {
     /// Starts the binary (no handshake).
     pub fn start() -> Corvid {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start corvid");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, lines) = super::spawn_corvid(&[]);
         Corvid {
-            stdin: child.stdin.take(),
+            stdin: Some(stdin),
             child,
             lines,
             log: Vec::new(),

@@ -2,6 +2,8 @@
 // Each test binary includes this module and uses only part of it.
 #![allow(dead_code)]
 
+pub mod child;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};

@@ -32,5 +32,5 @@ for x in $levels; do
         --tc "$tc" --games "$games" --openings "$root/../shared/tools/openings.epd" --concurrency 2 \
         --pgn "/tmp/corvid-elo-$x.pgn" 2>&1)
     # match.py's summary: the W/D/L and score lines.
-    printf '%-6s %s\n' "$x" "$(echo "$out" | grep -E 'Score|score|W/D/L|Elo' | tr '\n' ' ')"
+    printf '%-6s %s\n' "$x" "$(echo "$out" | grep -E '^A: W|^Elo \(trinomial\)' | tr '\n' ' ')"
 done

@@ -8,6 +8,7 @@
 pub mod history;
 pub mod movepick;
 pub mod params;
+mod shared;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -18,9 +19,10 @@ use std::time::Instant;
 
 use crate::game::{Game, GenKind, MoveBuffer, Wdl};
 use history::Histories;
+use shared::{RootMove, Shared};
 use time::TimeManager;
 pub use tt::TranspositionTable;
-use worker::{RootMove, Shared, Worker};
+use worker::Worker;
 
 /// Deepest ply the search reaches (also the longest principal variation).
 pub const MAX_PLY: usize = 128;

@@ -567,9 +567,9 @@ pub fn random_opening(starts: Starts, plies: u32, rng: &mut Rng) -> Vec<Position
     line
 }
 
-/// The score (cp from the side to move's view, mates as ±[`crate::search::MATE_SCORE`]-like values beyond
-/// any cp score) and the best move of one search of `game`.
-fn search(
+/// The best move and the score (side to move's view) of one search of `game` with a soft budget of
+/// `nodes` (and a hard one of twenty times that); `None` when stopped or when there is no move.
+pub(crate) fn search(
     game: &ChessGame,
     nodes: u64,
     searcher: &mut Searcher<ChessGame>,

@@ -11,8 +11,9 @@ use super::datagen::{random_opening, Rng, Starts};
 use crate::chess::game::ChessGame;
 use crate::chess::Position;
 use crate::rules::automatic_ending;
-use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
+use crate::search::{Score, Searcher, TranspositionTable};
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 
 /// Random plies from the start position when there is no book.
 pub const RANDOM_PLIES: u32 = 8;
@@ -162,27 +163,9 @@ fn random_line(start: Position, plies: u32, rng: &mut Rng) -> Vec<Position> {
 fn balanced(pos: &Position, searcher: &mut Searcher<ChessGame>, tt: &TranspositionTable) -> bool {
     tt.clear();
     searcher.clear();
-    let limits = Limits {
-        soft_nodes: Some(CHECK_NODES),
-        nodes: Some(CHECK_NODES * 20),
-        ..Limits::default()
-    };
-    let opts = SearchOptions {
-        threads: 1,
-        multipv: 1,
-        ..SearchOptions::default()
-    };
-    let last = std::sync::Mutex::new(None);
-    let report = |e: Event| {
-        if let Event::Info(info) = e {
-            if let Ok(mut l) = last.lock() {
-                *l = Some(info.score);
-            }
-        }
-    };
     let game = ChessGame::new(*pos);
-    searcher.run(&game, &limits, &[], &opts, tt, &Control::default(), &report);
-    matches!(last.into_inner().ok().flatten(), Some(Score::Cp(v)) if v.abs() <= MAX_SCORE)
+    let scored = super::datagen::search(&game, CHECK_NODES, searcher, tt, &AtomicBool::new(false));
+    matches!(scored, Some((_, Score::Cp(v))) if v.abs() <= MAX_SCORE)
 }
 
 #[cfg(test)]

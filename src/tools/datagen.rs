@@ -540,23 +540,28 @@ fn start_position(starts: Starts, rng: &mut Rng) -> Position {
     Position::from_fen(&fen, true).unwrap_or_else(|_| Position::startpos())
 }
 
+/// `plies` random legal plies from `start` (fewer where the game ends), the positions with `start` first.
+pub fn random_line(start: Position, plies: u32, rng: &mut Rng) -> Vec<Position> {
+    let mut line = vec![start];
+    for _ in 0..plies {
+        let pos = line[line.len() - 1];
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mut next = pos;
+        next.make_move(moves.as_slice()[rng.below(moves.len())]);
+        line.push(next);
+    }
+    line
+}
+
 /// `plies` random legal plies from a start of kind `starts`, none of them ending the game (after 100 tries a
 /// line is kept however it ends). Returns the positions, the start first.
 pub fn random_opening(starts: Starts, plies: u32, rng: &mut Rng) -> Vec<Position> {
     let mut line = Vec::new();
     for _ in 0..100 {
-        line.clear();
-        line.push(start_position(starts, rng));
-        for _ in 0..plies {
-            let pos = line[line.len() - 1];
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mut next = pos;
-            next.make_move(moves.as_slice()[rng.below(moves.len())]);
-            line.push(next);
-        }
+        line = random_line(start_position(starts, rng), plies, rng);
         let last = &line[line.len() - 1];
         if line.len() == plies as usize + 1
             && automatic_ending(last, &line[..line.len() - 1]).is_none()

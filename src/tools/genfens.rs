@@ -7,7 +7,7 @@
 //! side to move has a legal move, and a short search scores it within ±[`MAX_SCORE`] cp (balanced); the same
 //! seed gives the same openings.
 
-use super::datagen::{random_opening, Rng, Starts};
+use super::datagen::{random_line, random_opening, Rng, Starts};
 use crate::chess::game::ChessGame;
 use crate::chess::Position;
 use crate::rules::automatic_ending;
@@ -141,22 +141,6 @@ pub fn run(request: &Request, out: &mut dyn Write) -> Result<(), String> {
         writeln!(out, "info string genfens {}", pos.to_fen()).map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
-}
-
-/// `plies` random legal plies from `start` (fewer where the game ends), the positions with `start` first.
-fn random_line(start: Position, plies: u32, rng: &mut Rng) -> Vec<Position> {
-    let mut line = vec![start];
-    for _ in 0..plies {
-        let pos = line[line.len() - 1];
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mut next = pos;
-        next.make_move(moves.as_slice()[rng.below(moves.len())]);
-        line.push(next);
-    }
-    line
 }
 
 /// Does a short search score `pos` within ±[`MAX_SCORE`]?

@@ -251,7 +251,7 @@ fn limited_strength_plays_the_line_it_shows() {
     let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
     let fens = all_fens(&mut rng, 6);
     let mut seen = Seen::default();
-    for elo in ["1000", "1500", "2200"] {
+    for elo in ["1320", "1500", "2200"] {
         let opts = [
             "setoption name UCI_LimitStrength value true".to_string(),
             format!("setoption name UCI_Elo value {elo}"),

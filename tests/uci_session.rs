@@ -417,8 +417,8 @@ fn options_accept_their_edges_and_refuse_beyond() {
         "setoption name UCI_ShowWDL value true",
         "setoption name UCI_Variant value chess",
         "setoption name UCI_LimitStrength value false",
-        "setoption name UCI_Elo value 1000",
-        "setoption name UCI_Elo value 2800",
+        "setoption name UCI_Elo value 1320",
+        "setoption name UCI_Elo value 3000",
         "setoption name Ponder value false",
     ] {
         e.send(ok);
@@ -435,8 +435,8 @@ fn options_accept_their_edges_and_refuse_beyond() {
         "setoption name Threads value 513",
         "setoption name MultiPV value 0",
         "setoption name Move Overhead value -1",
-        "setoption name UCI_Elo value 999",
-        "setoption name UCI_Elo value 2801",
+        "setoption name UCI_Elo value 1319",
+        "setoption name UCI_Elo value 3001",
         "setoption name UCI_Chess960 value maybe",
         "setoption name UCI_Variant value shogi",
         "setoption name Skill Level value 3",
@@ -472,7 +472,7 @@ fn options_accept_their_edges_and_refuse_beyond() {
     // Weakened play still gives a legal move.
     e.send("setoption name MultiPV value 1");
     e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 1000");
+    e.send("setoption name UCI_Elo value 1320");
     e.send("go movetime 100");
     let lines = e.bestmove(SOON);
     assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());

@@ -34,9 +34,9 @@ pub struct OptionSpec {
 pub const HASH_MIN_MB: i64 = 1;
 pub const HASH_MAX_MB: i64 = 65536;
 pub const HASH_DEFAULT_MB: i64 = 16;
-/// Strength limit bounds (`UCI_Elo`).
-pub const ELO_MIN: i64 = 1000;
-pub const ELO_MAX: i64 = 2800;
+/// Strength limit bounds (`UCI_Elo`): the range the calibration covers (`search::strength`).
+pub const ELO_MIN: i64 = crate::search::strength::ELO_MIN as i64;
+pub const ELO_MAX: i64 = crate::search::strength::ELO_MAX as i64;
 
 /// Every option the engine has, in the order `uci` lists them.
 pub const OPTIONS: &[OptionSpec] = &[

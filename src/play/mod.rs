@@ -177,7 +177,7 @@ pub const PLAY_USAGE: &str = "\
 options for play:
   --color white|black   your colour (default: drawn at random)
   --seed N              seed of the colour draw (reproducible)
-  --elo N               Corvid's strength (1000..2800, UCI_LimitStrength)
+  --elo N               Corvid's strength (1320..3000, UCI_LimitStrength)
   --movetime MS         Corvid's thinking time per move (default 1000)
   --variant NAME        chess (default) or makromachy (14x14; moves as d4d7, c13c14q, g2h3,h3i4, i1c1,a1i1)
   --fen FEN             start from this position (one quoted argument)

@@ -9,6 +9,7 @@ pub mod history;
 pub mod movepick;
 pub mod params;
 mod shared;
+pub mod strength;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -20,6 +21,7 @@ use std::time::Instant;
 use crate::game::{Game, GenKind, MoveBuffer, Wdl};
 use history::Histories;
 use shared::{RootMove, Shared};
+use strength::Strength;
 use time::TimeManager;
 pub use tt::TranspositionTable;
 use worker::Worker;
@@ -322,11 +324,15 @@ impl<G: Game> Searcher<G> {
         let mut limits = limits.clone();
         let mut multipv = opts.multipv.max(1);
         let mut threads = opts.threads.max(1);
-        if let Some(elo) = opts.limit_elo {
-            // A weaker player: few nodes, one thread, and the move picked among several with noise.
-            let nodes = elo_node_budget(elo);
-            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
-            multipv = multipv.max(4);
+        let strength = opts.limit_elo.map(Strength::for_elo);
+        if let Some(strength) = strength {
+            // A weaker player: a node budget, one thread, and the move chosen among the best few.
+            if let Some(nodes) = strength.nodes {
+                limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+            }
+            if strength.temperature > 0.0 {
+                multipv = multipv.max(strength::CANDIDATES);
+            }
             threads = 1;
         }
         let report_multipv = opts.multipv.max(1).min(root_moves.len());
@@ -427,8 +433,17 @@ impl<G: Game> Searcher<G> {
             }
         });
 
-        let chosen = match opts.limit_elo {
-            Some(elo) => self.pick_weaker(&result_moves[..multipv], elo),
+        let chosen = match strength {
+            Some(strength) => {
+                // Only lines that completed an iteration are compared (an unsearched move has no score).
+                let scores: Vec<i32> = result_moves[..multipv]
+                    .iter()
+                    .map(|rm| rm.display_score())
+                    .take_while(|&s| s != -INFINITY)
+                    .collect();
+                let random = (self.next_random() >> 11) as f64 / (1u64 << 53) as f64;
+                strength.choose(&scores, MATE_BOUND, random)
+            }
             None => 0,
         };
         let best = &result_moves[chosen];
@@ -471,32 +486,6 @@ impl<G: Game> Searcher<G> {
             best: Some(best.mv),
             ponder: pv.get(1).copied(),
         }
-    }
-
-    /// Index of the root move a player of strength `elo` chooses among the best `candidates`.
-    fn pick_weaker(&mut self, candidates: &[RootMove<G::Move>], elo: u32) -> usize {
-        let noise = (3000i64 - elo as i64).clamp(0, 2000) / 5;
-        let top = candidates[0].display_score();
-        let mut best = 0;
-        let mut best_value = i64::MIN;
-        for (i, rm) in candidates.iter().enumerate() {
-            let s = rm.display_score();
-            // Never trade a found mate or walk into one on a whim; otherwise noise decides among close moves.
-            if i > 0 && (s <= -MATE_BOUND || top >= MATE_BOUND || s == -INFINITY) {
-                continue;
-            }
-            let jitter = if noise > 0 {
-                (self.next_random() % (noise as u64 + 1)) as i64
-            } else {
-                0
-            };
-            let value = s as i64 + jitter;
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
-        best
     }
 }
 
@@ -546,12 +535,6 @@ fn rank_by_tablebases<G: Game>(
     }
     *root_moves = kept;
     ranks.len() as u64
-}
-
-/// Node budget per move for a limited-strength player: grows exponentially with the Elo asked for.
-pub fn elo_node_budget(elo: u32) -> u64 {
-    let elo = elo.clamp(500, 3200) as f64;
-    (400.0 * ((elo - 1320.0) * 0.00373).exp()).max(50.0) as u64
 }
 
 /// UCI: during `go infinite` or `go ponder` the search must not return before `stop` (or a ponderhit).

@@ -52,7 +52,7 @@ where
     s.engine.quit();
 }
 
-/// What the session asks of the game record, whichever game is played (`rules::Game` for chess,
+/// What the session asks of the game record, whichever game is played (`rules::ChessRecord` for chess,
 /// `rules::MakroRecord` for Makromachy).
 trait Record {
     fn side_to_move(&self) -> Color;

@@ -432,9 +432,9 @@ mod tests {
 
     /// The rules need no evaluation: an evaluator that scores every position 0.
     #[derive(Clone, Debug)]
-    struct Level;
+    struct ZeroEval;
 
-    impl EvalState for Level {
+    impl EvalState for ZeroEval {
         fn reset(&mut self, _pos: &Position) {}
         fn make_move(&mut self, _pos: &Position, _m: Move) {}
         fn make_null_move(&mut self) {}
@@ -445,10 +445,11 @@ mod tests {
         }
     }
 
-    type ChessGame = ChessGameWith<Level>;
+    type TestGame = ChessGameWith<ZeroEval>;
 
-    fn game_after(fen: &str, moves: &[&str]) -> ChessGame {
-        let mut g = ChessGame::with_eval(Position::from_fen(fen, false).expect("valid FEN"), Level);
+    fn game_after(fen: &str, moves: &[&str]) -> TestGame {
+        let mut g =
+            TestGame::with_eval(Position::from_fen(fen, false).expect("valid FEN"), ZeroEval);
         for t in moves {
             let m = g.position().parse_uci_move(t).expect("legal");
             g.play(m);
@@ -500,7 +501,7 @@ mod tests {
     fn repetitions_do_not_reach_across_a_null_move() {
         let mut g = game_after(crate::chess::STARTPOS, &["e2e4"]);
         g.set_root();
-        let play = |g: &mut ChessGame, t: &str| {
+        let play = |g: &mut TestGame, t: &str| {
             let m = g.position().parse_uci_move(t).expect("legal");
             g.make_move(m);
         };
@@ -618,7 +619,7 @@ mod tests {
     fn move_bits_round_trip_and_legality() {
         let g = game_after(crate::chess::STARTPOS, &[]);
         let m = g.position().parse_uci_move("e2e4").expect("legal");
-        assert_eq!(<ChessGame>::move_from_bits(<ChessGame>::move_to_bits(m)), m);
+        assert_eq!(<TestGame>::move_from_bits(<TestGame>::move_to_bits(m)), m);
         assert!(g.is_legal(m));
         let bad = Move::new(Square::new(4, 1), Square::new(4, 4));
         assert!(!g.is_legal(bad));

@@ -326,9 +326,9 @@ mod tests {
 
     /// The rules need no evaluation: a game that scores every position 0.
     #[derive(Clone, Debug, Default)]
-    struct Level;
+    struct ZeroEval;
 
-    impl Evaluator for Level {
+    impl Evaluator for ZeroEval {
         fn evaluate(&self, _pos: &Position) -> i32 {
             0
         }
@@ -338,7 +338,7 @@ mod tests {
     fn eagle_check_repetition_loses() {
         // White Eagle checks from e2, Black King steps away and back, the Eagle checks again from e2: the
         // position after the repeated check has occurred before, so White has lost.
-        let mut g = MakroGameWith::<Level>::new(
+        let mut g = MakroGameWith::<ZeroEval>::new(
             Position::from_fen("4k9/14/14/14/14/14/14/14/14/14/14/14/14/K4L8 w - - 0 1").unwrap(),
         );
         for t in ["f1e2", "e14d14", "e2d2", "d14e14"] {

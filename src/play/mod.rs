@@ -290,7 +290,7 @@ fn describe_score(score: Score) -> String {
 }
 
 /// What `corvid play` needs of a game beyond its rules: the board drawn, and moves as a person reads and
-/// writes them. The session loop ([`Session`]) is the same for every game.
+/// writes them. The session loop ([`PlaySession`]) is the same for every game.
 pub trait Board: Known {
     /// The `help` text.
     const HELP: &'static str;
@@ -310,7 +310,7 @@ pub trait Board: Known {
 }
 
 /// A session of `corvid play`: the game, the engine, and where text goes.
-struct Session<'a, V: Board, W: Write> {
+struct PlaySession<'a, V: Board, W: Write> {
     config: PlayConfig,
     game: Record<V>,
     human: Color,
@@ -347,7 +347,7 @@ fn run_game<V: Board, R: BufRead, W: Write>(
         None => V::start_position(false),
     };
     let setup = Setup::new(&config, tty_out)?;
-    let mut s = Session::<V, W> {
+    let mut s = PlaySession::<V, W> {
         game: Record::new(start),
         human: setup.human,
         thinker: setup.thinker,
@@ -423,7 +423,7 @@ impl Setup {
     }
 }
 
-impl<V: Board, W: Write> Session<'_, V, W> {
+impl<V: Board, W: Write> PlaySession<'_, V, W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();

@@ -504,7 +504,7 @@ where
         // The receiver lives as long as the loop; a failed send means the loop is gone.
         let _ = report_tx.send(r);
     }));
-    let mut session = Session {
+    let mut session = UciSession {
         engine,
         reports: reports.clone(),
         output,
@@ -564,7 +564,7 @@ enum Flow {
     Quit,
 }
 
-struct Session<W: Write> {
+struct UciSession<W: Write> {
     engine: Engine,
     reports: Receiver<Report>,
     output: W,
@@ -574,7 +574,7 @@ struct Session<W: Write> {
     output_ok: bool,
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write> UciSession<W> {
     fn emit(&mut self, text: &str) {
         let result = writeln!(self.output, "{text}").and_then(|()| self.output.flush());
         if result.is_err() {

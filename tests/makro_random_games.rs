@@ -107,7 +107,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
 #[test]
 fn make_unmake_restores_the_position_exactly() {
     use corvid::game::{Game, GenKind};
-    use corvid::makro::game::MakroGame;
+    use corvid::variants::MakroGame;
     let mut rng = Rng(0xFACE_B00C_0000_0001);
     for _ in 0..8 {
         let start = Position::startpos();

@@ -1,11 +1,11 @@
-//! The rules module (`rules::Game`, Dineri's endings) and the search's own draw test (`Game::is_draw` of
+//! The rules module (`rules::ChessRecord`, Dineri's endings) and the search's own draw test (`Game::is_draw` of
 //! `ChessGame`) must agree on every position: random games, biased towards reversible moves so that
 //! repetitions, fifty-move draws and dead positions happen often, are played and both are asked at every ply.
 
-use corvid::chess::game::ChessGame;
 use corvid::chess::Position;
 use corvid::game::Game as _;
-use corvid::rules::{Game, Termination};
+use corvid::rules::{ChessRecord, Termination};
+use corvid::variants::ChessGame;
 
 mod common;
 use common::Rng;
@@ -29,7 +29,7 @@ fn rules_and_search_agree_on_draws() {
     for fen in STARTS {
         for _ in 0..50 {
             let start = Position::from_fen(fen, false).expect("test FEN");
-            let mut rules = Game::new(start);
+            let mut rules = ChessRecord::new(start);
             let mut search = ChessGame::new(start);
             for _ in 0..300 {
                 let pos = *rules.position();

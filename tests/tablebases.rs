@@ -7,7 +7,7 @@
 use corvid::chess::{Color, Move, Position};
 use corvid::engine::{Engine, Report};
 use corvid::game::Wdl;
-use corvid::rules::{Game, Termination};
+use corvid::rules::{ChessRecord, Termination};
 use corvid::search::{Event, Limits, Score, TB_WIN_BOUND};
 use corvid::tb;
 use std::io::{BufRead, BufReader, Write};
@@ -188,7 +188,7 @@ impl Player {
     }
 
     /// The move Corvid chooses in the game's current position, and the tablebase hits it reported.
-    fn choose(&mut self, game: &Game) -> (Move, u64) {
+    fn choose(&mut self, game: &ChessRecord) -> (Move, u64) {
         self.engine
             .set_game::<corvid::variants::Chess>(game.start(), game.moves())
             .expect("legal game");
@@ -220,8 +220,8 @@ impl Player {
 }
 
 /// Plays `fen` out, White and Black each a Corvid with tables, at most `max_plies` plies; returns the game.
-fn play_out(fen: &str, white_nodes: u64, black_nodes: u64, max_plies: usize) -> Game {
-    let mut game = Game::new(Position::from_fen(fen, false).expect("test FEN"));
+fn play_out(fen: &str, white_nodes: u64, black_nodes: u64, max_plies: usize) -> ChessRecord {
+    let mut game = ChessRecord::new(Position::from_fen(fen, false).expect("test FEN"));
     let mut white = Player::new(white_nodes);
     let mut black = Player::new(black_nodes);
     while !game.is_over() && game.moves().len() < max_plies {
@@ -271,7 +271,7 @@ fn drawn_krkb_is_held() {
     ];
     for fen in cases {
         load();
-        let mut game = Game::new(Position::from_fen(fen, false).expect("test FEN"));
+        let mut game = ChessRecord::new(Position::from_fen(fen, false).expect("test FEN"));
         assert_eq!(tb::probe_wdl(game.position()), Some(Wdl::Draw));
         let mut attacker = Player::new(20_000);
         let mut defender = Player::new(1000);

@@ -130,8 +130,8 @@ fn castling_rights_and_side_change_the_key() {
 /// is exactly the one before (position, key, FEN).
 #[test]
 fn make_unmake_restores_the_position_exactly() {
-    use corvid::chess::game::ChessGame;
     use corvid::game::{Game, GenKind};
+    use corvid::variants::ChessGame;
     let mut rng = Rng(0xC0FF_EE00_1234_5678);
     for fen in suite_fens().iter().step_by(7) {
         let start = Position::from_fen(fen, false).expect("suite FEN");

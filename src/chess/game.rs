@@ -4,8 +4,8 @@
 //! for repetition detection. Taking a move back is popping the stack.
 //!
 //! The evaluator rides along as an [`EvalState`] (NNUE accumulators, say), told of every move made and taken
-//! back. The game is generic over it, so the board code names no evaluator: only the default type parameter
-//! does, and it can move out with the `ChessGame` alias.
+//! back. The game is generic over it, so the board code names no evaluator; the search's concrete game (the
+//! board with the NNUE evaluator) is `variants::ChessGame`.
 
 use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::movegen::{MoveSink, ALL, NOISY, QUIET};
@@ -25,7 +25,7 @@ pub type ChessMoveList = MoveBuf<Move, MAX_CHESS_MOVES>;
 const SEARCH_RESERVE: usize = 512;
 
 /// An evaluator that follows the game: it hears of every move before it is played and of every take-back,
-/// and evaluates the current position. Implemented by `crate::eval::nnue::NnueEval`.
+/// and evaluates the current position. Implemented by `eval::nnue::NnueEval`.
 pub trait EvalState: Clone + Debug + Send + Sync + 'static {
     /// The line starts (again) at `pos`: nothing below it will be taken back.
     fn reset(&mut self, pos: &Position);
@@ -41,12 +41,9 @@ pub trait EvalState: Clone + Debug + Send + Sync + 'static {
     fn evaluate(&mut self, pos: &Position) -> i32;
 }
 
-/// The evaluator a plain `ChessGame` uses: the build's network, or the hand-crafted evaluation.
-pub type DefaultEval = crate::eval::nnue::NnueEval;
-
 /// A chess game: the current position plus the history needed for the draw rules, and the evaluator's state.
 #[derive(Clone, Debug)]
-pub struct ChessGame<E: EvalState = DefaultEval> {
+pub struct ChessGameWith<E: EvalState> {
     /// Positions from the game's start (or the last irreversible move before it) to the current one.
     stack: Vec<Position>,
     /// For each stack entry, the index of the first position after the latest null move (0 without one):
@@ -58,23 +55,15 @@ pub struct ChessGame<E: EvalState = DefaultEval> {
     eval: E,
 }
 
-impl ChessGame {
-    /// A game starting at `pos`, evaluated with the build's default (the embedded network, else the
-    /// hand-crafted evaluation).
-    pub fn new(pos: Position) -> ChessGame {
-        ChessGame::with_eval(pos, DefaultEval::default_net())
-    }
-}
-
-impl<E: EvalState> ChessGame<E> {
+impl<E: EvalState> ChessGameWith<E> {
     /// A game starting at `pos`, evaluated by `eval` (e.g. `NnueEval::hce()` or a loaded network).
-    pub fn with_eval(pos: Position, mut eval: E) -> ChessGame<E> {
+    pub fn with_eval(pos: Position, mut eval: E) -> ChessGameWith<E> {
         eval.reset(&pos);
         let mut stack = Vec::with_capacity(SEARCH_RESERVE);
         stack.push(pos);
         let mut floor = Vec::with_capacity(SEARCH_RESERVE);
         floor.push(0);
-        ChessGame {
+        ChessGameWith {
             stack,
             floor,
             root: 0,
@@ -264,7 +253,7 @@ impl MoveSink for ChessMoveList {
     }
 }
 
-impl<E: EvalState> Game for ChessGame<E> {
+impl<E: EvalState> Game for ChessGameWith<E> {
     type Move = Move;
     type MoveList = ChessMoveList;
 
@@ -441,8 +430,26 @@ impl<E: EvalState> Game for ChessGame<E> {
 mod tests {
     use super::*;
 
-    fn game_after(fen: &str, moves: &[&str]) -> ChessGame {
-        let mut g = ChessGame::new(Position::from_fen(fen, false).expect("valid FEN"));
+    /// The rules need no evaluation: an evaluator that scores every position 0.
+    #[derive(Clone, Debug)]
+    struct ZeroEval;
+
+    impl EvalState for ZeroEval {
+        fn reset(&mut self, _pos: &Position) {}
+        fn make_move(&mut self, _pos: &Position, _m: Move) {}
+        fn make_null_move(&mut self) {}
+        fn unmake_move(&mut self) {}
+        fn reserve(&mut self, _plies: usize) {}
+        fn evaluate(&mut self, _pos: &Position) -> i32 {
+            0
+        }
+    }
+
+    type TestGame = ChessGameWith<ZeroEval>;
+
+    fn game_after(fen: &str, moves: &[&str]) -> TestGame {
+        let mut g =
+            TestGame::with_eval(Position::from_fen(fen, false).expect("valid FEN"), ZeroEval);
         for t in moves {
             let m = g.position().parse_uci_move(t).expect("legal");
             g.play(m);
@@ -494,7 +501,7 @@ mod tests {
     fn repetitions_do_not_reach_across_a_null_move() {
         let mut g = game_after(crate::chess::STARTPOS, &["e2e4"]);
         g.set_root();
-        let play = |g: &mut ChessGame, t: &str| {
+        let play = |g: &mut TestGame, t: &str| {
             let m = g.position().parse_uci_move(t).expect("legal");
             g.make_move(m);
         };
@@ -612,7 +619,7 @@ mod tests {
     fn move_bits_round_trip_and_legality() {
         let g = game_after(crate::chess::STARTPOS, &[]);
         let m = g.position().parse_uci_move("e2e4").expect("legal");
-        assert_eq!(<ChessGame>::move_from_bits(<ChessGame>::move_to_bits(m)), m);
+        assert_eq!(<TestGame>::move_from_bits(<TestGame>::move_to_bits(m)), m);
         assert!(g.is_legal(m));
         let bad = Move::new(Square::new(4, 1), Square::new(4, 4));
         assert!(!g.is_legal(bad));

@@ -2,15 +2,15 @@
 //! mobility of the long-range ones, and King safety against the pieces that strike from afar (flyers over
 //! screens, Cannons, sliders on open lines). The hand-set start values came from the usual orthodox and
 //! compound-piece values (Knight/Bishop ~3 Pawns, Rook 5, Queen 9.5, Archbishop and Marshall ~8-8.5) and each
-//! new piece's moves; `tune_makro` then fitted them to self-play results (see `PARAMS`). The piece-square part
-//! (material, advancement, centralisation) is kept incrementally by `Position`; see [`PSQ`].
-//! All tunables are in `PARAMS`.
+//! new piece's moves; `tune_makro` then fitted them to self-play results (see `PARAMS`). The board keeps the
+//! counts behind material, advancement, centralisation and mobility as pieces come and go (`makro::features`,
+//! weight-free); this module weighs them. All tunables are in `PARAMS`.
 
 use crate::chess::Color;
+use crate::makro::features::{piece_placement, relative_rank};
+use crate::makro::game::Evaluator;
 use crate::makro::pieces::{Kind, KIND_COUNT};
-use crate::makro::position::{
-    color_of, file_of, is_piece, kind_of, rank_of, sq, Position, FILES, MAILBOX, RANKS,
-};
+use crate::makro::position::{color_of, file_of, is_piece, kind_of, rank_of, Position};
 
 /// The evaluation's tunable numbers, in centipawns.
 pub struct Params {
@@ -26,10 +26,8 @@ pub struct Params {
     /// Per own piece adjacent to the King.
     pub king_shelter: i32,
     /// Per empty square a long-range piece (slider, flyer, Cannon, Vao) sees along its lines, counting at
-    /// most `mobility_reach` squares per line: in Makromachy's crowded opening what matters is whether a line
-    /// is open at all, and a short reach keeps the position's incremental update of the counts short.
+    /// most `makro::features::MOBILITY_REACH` squares per line (the board's definition of the feature).
     pub mobility: i32,
-    pub mobility_reach: i32,
     pub tempo: i32,
 }
 
@@ -68,7 +66,6 @@ pub const PARAMS: Params = Params {
     king_line_threat: 25,
     king_shelter: 9, // (8)
     mobility: 1,     // (4)
-    mobility_reach: 4,
     tempo: 15,
 };
 
@@ -78,86 +75,22 @@ pub fn value(kind: Kind) -> i32 {
     PARAMS.value[kind.index()]
 }
 
-const fn is_short_range(kind: Kind) -> bool {
-    matches!(
-        kind,
-        Kind::Knight
-            | Kind::Elephant
-            | Kind::Champion
-            | Kind::Camel
-            | Kind::Zebra
-            | Kind::Archer
-            | Kind::Griffon
-            | Kind::Rhino
-    )
-}
-
-/// The piece-square part of one piece: material, Pawn/Warrior advancement and centralisation, by piece code
-/// and mailbox square (off-board squares 0). `Position` keeps each side's sum up to date as pieces come and
-/// go, so the evaluation does not visit the pieces one by one.
-pub static PSQ: [[i32; MAILBOX]; 64] = psq_table();
-
-const fn psq_table() -> [[i32; MAILBOX]; 64] {
-    let mut t = [[0; MAILBOX]; 64];
-    let mut k = 0;
-    while k < KIND_COUNT {
-        let kind = Kind::from_code(k as u8 + 1);
-        let mut c = 0;
-        while c < 2 {
-            let color = if c == 0 { Color::White } else { Color::Black };
-            let code = crate::makro::position::code(color, kind) as usize;
-            let mut r = 0;
-            while r < RANKS {
-                let mut f = 0;
-                while f < FILES {
-                    let rel_rank = if c == 0 { r } else { RANKS - 1 - r };
-                    let terms = square_terms(kind, f, rel_rank);
-                    t[code][sq(f, r) as usize] = terms[0] + terms[1] + terms[2];
-                    f += 1;
-                }
-                r += 1;
-            }
-            c += 1;
-        }
-        k += 1;
-    }
-    t
-}
-
-/// Material, advancement and centralisation of a `kind` on file `f`, rank `rel_rank` counted from its own
-/// side.
-const fn square_terms(kind: Kind, f: i32, rel_rank: i32) -> [i32; 3] {
-    let [pawn_steps2, warrior_steps2, centre] = placement(kind, f, rel_rank);
+/// `color`'s material, advancement and centralisation: the board's counts (see `makro::features`) times
+/// `PARAMS`.
+#[inline(always)]
+fn piece_terms(pos: &Position, color: Color) -> [i32; 3] {
+    let material = pos
+        .kind_counts(color)
+        .iter()
+        .zip(PARAMS.value.iter())
+        .map(|(&n, &v)| n as i32 * v)
+        .sum();
+    let p = pos.placement(color);
     [
-        PARAMS.value[kind.index()],
-        PARAMS.pawn_advance * pawn_steps2 + PARAMS.warrior_advance * warrior_steps2,
-        PARAMS.centralisation * centre,
+        material,
+        PARAMS.pawn_advance * p.pawn_advance + PARAMS.warrior_advance * p.warrior_advance,
+        PARAMS.centralisation * p.centralisation,
     ]
-}
-
-/// The placement counts the parameters multiply: a Pawn's squared steps beyond its start rank, a
-/// Warrior's squared steps beyond its, and a short-range piece's nearness to the centre (in steps).
-const fn placement(kind: Kind, f: i32, rel_rank: i32) -> [i32; 3] {
-    let centre2 = FILES - 1; // twice the centre coordinate (6.5 * 2)
-    match kind {
-        Kind::Pawn => {
-            let steps = if rel_rank > 3 { rel_rank - 3 } else { 0 };
-            [steps * steps, 0, 0]
-        }
-        Kind::Warrior => {
-            let steps = if rel_rank > 1 { rel_rank - 1 } else { 0 };
-            [0, steps * steps, 0]
-        }
-        k if is_short_range(k) => {
-            // Chebyshev distance from the centre, doubled to stay in integers (symmetric in rank, so the
-            // relative rank serves); both doubled coordinates are odd, so the difference halves exactly.
-            let df = (2 * f - centre2).abs();
-            let dr = (2 * rel_rank - centre2).abs();
-            let d = if df > dr { df } else { dr };
-            [0, 0, (centre2 - d) / 2]
-        }
-        _ => [0, 0, 0],
-    }
 }
 
 /// Per-colour terms (White's first), in centipawns.
@@ -174,18 +107,7 @@ fn breakdown(pos: &Position) -> Breakdown {
     let mut b = Breakdown::default();
     for color in Color::BOTH {
         let i = color.index();
-        pos.for_each_piece(color, |s| {
-            let (f, r) = (file_of(s), rank_of(s));
-            let rel_rank = if color == Color::White {
-                r
-            } else {
-                RANKS - 1 - r
-            };
-            let t = square_terms(kind_of(pos.at(s)), f, rel_rank);
-            b.material[i] += t[0];
-            b.advancement[i] += t[1];
-            b.centralisation[i] += t[2];
-        });
+        [b.material[i], b.advancement[i], b.centralisation[i]] = piece_terms(pos, color);
     }
     b.king_safety = king_safety(pos);
     b.mobility = mobility(pos);
@@ -196,35 +118,6 @@ fn breakdown(pos: &Position) -> Breakdown {
 /// pieces come and go: recounting them cost about a tenth of the search.
 fn mobility(pos: &Position) -> [i32; 2] {
     pos.mobility().map(|n| PARAMS.mobility * n)
-}
-
-/// The mobility counts from scratch: the empty squares both sides' long-range pieces see, at most
-/// `mobility_reach` a line (the test of the incremental counts).
-#[cfg(test)]
-fn mobility_squares(pos: &Position) -> [i32; 2] {
-    use crate::makro::position::{EMPTY, LINES};
-    let reach = PARAMS.mobility_reach;
-    let mut out = [0; 2];
-    for color in Color::BOTH {
-        pos.for_each_long_range_piece(color, |p| {
-            let kind = kind_of(pos.at(p));
-            for (i, &d) in LINES.iter().enumerate() {
-                let along = if i < 4 {
-                    kind.moves_along_orthogonals()
-                } else {
-                    kind.moves_along_diagonals()
-                };
-                let mut s = p as i32 + d;
-                let mut n = 0;
-                while along && n < reach && pos.at(s as u16) == EMPTY {
-                    n += 1;
-                    s += d;
-                }
-                out[color.index()] += n;
-            }
-        });
-    }
-    out
 }
 
 /// King safety of both sides: shelter and the enemy long-range pieces aimed at the King.
@@ -299,24 +192,20 @@ pub const N_FEATURES: usize = KIND_COUNT + 7;
 
 /// The evaluation as a linear function: White-minus-Black feature values such that `evaluate` from White's
 /// view is (up to integer rounding) the dot product with [`param_vector`]. The Texel tuner
-/// (`src/bin/tune_makro.rs`) fits the parameters to game results through it.
+/// (`src/bin/tune_makro.rs`) fits the parameters to game results through it. The piece features are counted
+/// here piece by piece, not read from the board's incremental sums, so that holding the dot product against
+/// `evaluate` also checks those sums.
 pub fn features(pos: &Position) -> [f64; N_FEATURES] {
     let mut f = [0.0; N_FEATURES];
     for color in Color::BOTH {
         let sign = if color == Color::White { 1.0 } else { -1.0 };
         pos.for_each_piece(color, |s| {
             let kind = kind_of(pos.at(s));
-            let (file, r) = (file_of(s), rank_of(s));
-            let rel_rank = if color == Color::White {
-                r
-            } else {
-                RANKS - 1 - r
-            };
             f[kind.index()] += sign;
-            let [pawn, warrior, centre] = placement(kind, file, rel_rank);
-            f[KIND_COUNT] += sign * pawn as f64;
-            f[KIND_COUNT + 1] += sign * warrior as f64;
-            f[KIND_COUNT + 2] += sign * centre as f64;
+            let p = piece_placement(kind, file_of(s), relative_rank(color, rank_of(s)));
+            f[KIND_COUNT] += sign * p.pawn_advance as f64;
+            f[KIND_COUNT + 1] += sign * p.warrior_advance as f64;
+            f[KIND_COUNT + 2] += sign * p.centralisation as f64;
         });
         let (shelter, threats) = king_counts(pos, color);
         f[KIND_COUNT + 3] += sign * shelter as f64;
@@ -350,16 +239,27 @@ pub fn param_vector() -> [f64; N_FEATURES] {
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let psq = pos.psq();
+    let [w, b] = Color::BOTH.map(|c| piece_terms(pos, c));
     let ks = king_safety(pos);
     let mob = mobility(pos);
-    let score = psq[0] - psq[1] + ks[0] - ks[1] + mob[0] - mob[1];
+    let score = w[0] + w[1] + w[2] - b[0] - b[1] - b[2] + ks[0] - ks[1] + mob[0] - mob[1];
     PARAMS.tempo
         + if pos.side_to_move() == Color::White {
             score
         } else {
             -score
         }
+}
+
+/// The Makromachy evaluator as the search's game carries it (stateless: everything it reads is on the board).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MakroEval;
+
+impl Evaluator for MakroEval {
+    #[inline(always)]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(pos)
+    }
 }
 
 /// A readable breakdown (the UCI `eval` command).
@@ -409,51 +309,6 @@ mod tests {
         let q =
             Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/3T10/K13 b - - 0 1").unwrap();
         assert!(evaluate(&q) < -value(Kind::Terror) / 2);
-    }
-
-    #[test]
-    fn incremental_sums_and_mobility_match_a_recount() {
-        // Random games from the start: after every move the sums and mobility counts kept by `put`/`remove`
-        // equal the terms counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all
-        // pass through).
-        let mut seed = 0x1234_5678_9ABC_DEF1_u64;
-        for _game in 0..6 {
-            let mut pos = Position::startpos();
-            for _ply in 0..160 {
-                let b = breakdown(&pos);
-                for i in 0..2 {
-                    let recount = b.material[i] + b.advancement[i] + b.centralisation[i];
-                    assert_eq!(pos.psq()[i], recount, "{}", pos.to_fen());
-                }
-                assert_eq!(pos.mobility(), mobility_squares(&pos), "{}", pos.to_fen());
-                // The long-range set is exactly the long-range pieces.
-                for color in Color::BOTH {
-                    let (mut kept, mut all) = (Vec::new(), Vec::new());
-                    pos.for_each_long_range_piece(color, |s| kept.push(s));
-                    pos.for_each_piece(color, |s| {
-                        if crate::makro::position::is_long_range(pos.at(s)) {
-                            all.push(s);
-                        }
-                    });
-                    assert_eq!(kept, all, "{}", pos.to_fen());
-                }
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures and promotions now and then, so material changes hands.
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let noisy = pos.legal_noisy_moves();
-                let m = if !noisy.is_empty() && seed.is_multiple_of(3) {
-                    noisy[(seed >> 8) as usize % noisy.len()]
-                } else {
-                    moves[(seed >> 8) as usize % moves.len()]
-                };
-                pos.make_move(m);
-            }
-        }
     }
 
     #[test]

@@ -9,11 +9,12 @@
 //!
 //! It is a hybrid where sets pay: each side's occupied squares are also kept as a set over the mailbox, so the
 //! generator and the evaluation visit the 56 pieces instead of scanning 196 squares (the scan cost ~10% of
-//! the search); the position also keeps the material and piece-square sums, the mobility counts and, when in
-//! check, the squares one checking attack depends on, so that most evasions are rejected without an attack
-//! test.
+//! the search); the position also keeps the evaluation's features (pieces per kind, the placement sums and the
+//! mobility counts of `features`, weight-free) and, when in check, the squares one checking attack depends
+//! on, so that most evasions are rejected without an attack test.
 
 pub mod attacks;
+pub mod features;
 pub mod fen;
 pub mod game;
 pub mod movegen;

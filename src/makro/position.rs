@@ -2,9 +2,9 @@
 //! the Zebra's and the Camel's lands either on the board or on a sentinel, with no bounds arithmetic), side to
 //! move, castling rights, en-passant squares, clocks and the Zobrist key.
 
-use super::pieces::Kind;
+use super::features::{unpack, Placement, MOBILITY_REACH, PACKED_PLACEMENT};
+use super::pieces::{Kind, KIND_COUNT};
 use crate::chess::zobrist::splitmix;
-use crate::eval::makro::PSQ;
 use crate::types::Color;
 use std::fmt;
 
@@ -138,8 +138,6 @@ pub(crate) const LINES: [i32; 8] = [
     offset(-1, -1),
 ];
 
-const MOBILITY_REACH: i32 = crate::eval::makro::PARAMS.mobility_reach;
-
 /// For each piece code, the `LINES` (bit `i` for `LINES[i]`) its mobility is counted along: those of a
 /// long-range piece (slider, flyer, Cannon, Vao), none for the others, empty squares and the border.
 static MOBILITY_LINES: [u8; 256] = {
@@ -245,11 +243,14 @@ pub struct Position {
     /// The long-range pieces among them (sliders, flyers, Cannons, Vaos): the mobility term visits only
     /// these.
     pub(crate) long: [[u64; OCC_WORDS]; 2],
-    /// Each side's sum of `eval::makro::PSQ` (material and placement), kept up to date by `put`/`remove`.
-    pub(crate) psq: [i32; 2],
+    /// Each side's pieces of each kind (by `Kind::index()`), kept by `put`/`remove`.
+    pub(crate) kinds: [[u8; KIND_COUNT]; 2],
+    /// Each side's placement features (`features::Placement`, packed in lanes by `features::pack`), kept by
+    /// `put`/`remove`.
+    pub(crate) placement: [u64; 2],
     /// Each side's mobility count: the empty squares its long-range pieces see, at most
-    /// `eval::makro::PARAMS.mobility_reach` per line. Kept by `put`/`remove`, which also update the pieces
-    /// whose lines the changed square opens or closes.
+    /// `features::MOBILITY_REACH` per line. Kept by `put`/`remove`, which also update the pieces whose lines
+    /// the changed square opens or closes.
     pub(crate) mobility: [i32; 2],
 }
 
@@ -280,7 +281,8 @@ impl Position {
             counts: [0; 2],
             occ: [[0; OCC_WORDS]; 2],
             long: [[0; OCC_WORDS]; 2],
-            psq: [0; 2],
+            kinds: [[0; KIND_COUNT]; 2],
+            placement: [0; 2],
             mobility: [0; 2],
         }
     }
@@ -366,7 +368,8 @@ impl Position {
         self.counts[side] += 1;
         self.occ[side][s as usize >> 6] |= 1 << (s & 63);
         self.long[side][s as usize >> 6] |= (is_long_range(c) as u64) << (s & 63);
-        self.psq[side] += PSQ[c as usize & 63][s as usize];
+        self.kinds[side][kind_of(c).index()] += 1;
+        self.placement[side] += PACKED_PLACEMENT[c as usize & 63][s as usize];
         self.mobility[side] += self.lines_seen_from(s, c);
         if kind_of(c) == Kind::King {
             self.kings[side] = s;
@@ -383,7 +386,8 @@ impl Position {
         self.counts[side] -= 1;
         self.occ[side][s as usize >> 6] &= !(1 << (s & 63));
         self.long[side][s as usize >> 6] &= !(1 << (s & 63));
-        self.psq[side] -= PSQ[c as usize & 63][s as usize];
+        self.kinds[side][kind_of(c).index()] -= 1;
+        self.placement[side] -= PACKED_PLACEMENT[c as usize & 63][s as usize];
         self.mobility[side] -= self.lines_seen_from(s, c);
         c
     }
@@ -468,16 +472,23 @@ impl Position {
         self.counts[color.index()] as usize
     }
 
-    /// Each side's mobility count (White's first), kept incrementally (see the field).
+    /// Each side's mobility count (White's first), kept incrementally: the empty squares its long-range
+    /// pieces see, at most [`MOBILITY_REACH`] a line.
     #[inline(always)]
     pub fn mobility(&self) -> [i32; 2] {
         self.mobility
     }
 
-    /// Each side's material and piece-square sum (White's first), kept incrementally.
+    /// `color`'s pieces of each kind, by `Kind::index()`, kept incrementally.
     #[inline(always)]
-    pub fn psq(&self) -> [i32; 2] {
-        self.psq
+    pub fn kind_counts(&self, color: Color) -> &[u8; KIND_COUNT] {
+        &self.kinds[color.index()]
+    }
+
+    /// `color`'s placement features summed over its pieces (see [`super::features`]), kept incrementally.
+    #[inline(always)]
+    pub fn placement(&self, color: Color) -> Placement {
+        unpack(self.placement[color.index()])
     }
 
     /// Calls `f` with the square of every long-range piece (slider, flyer, Cannon, Vao) of `color`.
@@ -534,5 +545,93 @@ impl Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "makro::Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::features::{piece_placement, relative_rank};
+    use super::*;
+
+    /// `pos`'s features counted piece by piece: pieces per kind, placement and mobility of each side.
+    fn recount(pos: &Position) -> ([[u8; KIND_COUNT]; 2], [Placement; 2], [i32; 2]) {
+        let (mut kinds, mut placement, mut mobility) =
+            ([[0; KIND_COUNT]; 2], [Placement::default(); 2], [0; 2]);
+        for r in 0..RANKS {
+            for f in 0..FILES {
+                let s = sq(f, r);
+                let Some((color, kind)) = pos.piece_at(s) else {
+                    continue;
+                };
+                let i = color.index();
+                kinds[i][kind.index()] += 1;
+                let p = piece_placement(kind, f, relative_rank(color, r));
+                placement[i].pawn_advance += p.pawn_advance;
+                placement[i].warrior_advance += p.warrior_advance;
+                placement[i].centralisation += p.centralisation;
+                for (l, &d) in LINES.iter().enumerate() {
+                    let along = if l < 4 {
+                        kind.moves_along_orthogonals()
+                    } else {
+                        kind.moves_along_diagonals()
+                    };
+                    let mut q = s as i32 + d;
+                    let mut n = 0;
+                    while along && n < MOBILITY_REACH && pos.at(q as Sq) == EMPTY {
+                        n += 1;
+                        q += d;
+                    }
+                    mobility[i] += n;
+                }
+            }
+        }
+        (kinds, placement, mobility)
+    }
+
+    #[test]
+    fn incremental_features_match_a_recount() {
+        // Random games from the start: after every move the counts kept by `put`/`remove` equal the features
+        // counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
+        let mut seed = 0x1234_5678_9ABC_DEF1_u64;
+        for _game in 0..6 {
+            let mut pos = Position::startpos();
+            for _ply in 0..160 {
+                let (kinds, placement, mobility) = recount(&pos);
+                for color in Color::BOTH {
+                    let i = color.index();
+                    assert_eq!(pos.kind_counts(color), &kinds[i], "{}", pos.to_fen());
+                    assert_eq!(pos.placement(color), placement[i], "{}", pos.to_fen());
+                    let total: usize = kinds[i].iter().map(|&n| n as usize).sum();
+                    assert_eq!(pos.piece_count(color), total, "{}", pos.to_fen());
+                }
+                assert_eq!(pos.mobility(), mobility, "{}", pos.to_fen());
+                // The long-range set is exactly the long-range pieces.
+                for color in Color::BOTH {
+                    let (mut kept, mut all) = (Vec::new(), Vec::new());
+                    pos.for_each_long_range_piece(color, |s| kept.push(s));
+                    pos.for_each_piece(color, |s| {
+                        if is_long_range(pos.at(s)) {
+                            all.push(s);
+                        }
+                    });
+                    assert_eq!(kept, all, "{}", pos.to_fen());
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures and promotions now and then, so material changes hands.
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let noisy = pos.legal_noisy_moves();
+                let m = if !noisy.is_empty() && seed.is_multiple_of(3) {
+                    noisy[(seed >> 8) as usize % noisy.len()]
+                } else {
+                    moves[(seed >> 8) as usize % moves.len()]
+                };
+                pos.make_move(m);
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `corvid play`: a person against Corvid in the terminal.
 //!
 //! Every rule decision (legality, the automatic endings, draw offers and their re-offer rule, resignation) is
-//! `rules::Game`'s; this module draws the board, reads commands and decides how Corvid conducts itself
+//! `rules::ChessRecord`'s; this module draws the board, reads commands and decides how Corvid conducts itself
 //! ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the same).
 //! Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is explained
 //! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
@@ -17,7 +17,7 @@ use crate::chess::Move;
 use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
 use crate::for_game;
 use crate::game::Variant as _;
-use crate::rules::{Game, Record};
+use crate::rules::{ChessRecord, Record};
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
 use crate::variants::{Chess, Known, Makromachy};
@@ -105,7 +105,7 @@ impl Thinker {
     }
 
     /// Searches the current position of `game` within `limits` and waits for the result.
-    pub fn think(&mut self, game: &Game, limits: Limits) -> Thought {
+    pub fn think(&mut self, game: &ChessRecord, limits: Limits) -> Thought {
         self.think_game::<Chess>(game.start(), game.moves(), limits)
     }
 
@@ -290,7 +290,7 @@ fn describe_score(score: Score) -> String {
 }
 
 /// What `corvid play` needs of a game beyond its rules: the board drawn, and moves as a person reads and
-/// writes them. The session loop ([`Session`]) is the same for every game.
+/// writes them. The session loop ([`PlaySession`]) is the same for every game.
 pub trait Board: Known {
     /// The `help` text.
     const HELP: &'static str;
@@ -310,7 +310,7 @@ pub trait Board: Known {
 }
 
 /// A session of `corvid play`: the game, the engine, and where text goes.
-struct Session<'a, V: Board, W: Write> {
+struct PlaySession<'a, V: Board, W: Write> {
     config: PlayConfig,
     game: Record<V>,
     human: Color,
@@ -347,7 +347,7 @@ fn run_game<V: Board, R: BufRead, W: Write>(
         None => V::start_position(false),
     };
     let setup = Setup::new(&config, tty_out)?;
-    let mut s = Session::<V, W> {
+    let mut s = PlaySession::<V, W> {
         game: Record::new(start),
         human: setup.human,
         thinker: setup.thinker,
@@ -423,7 +423,7 @@ impl Setup {
     }
 }
 
-impl<V: Board, W: Write> Session<'_, V, W> {
+impl<V: Board, W: Write> PlaySession<'_, V, W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
@@ -727,7 +727,7 @@ mod tests {
             accept_middlegame_cp: 10,
             ..Policy::default()
         });
-        let start = Game::new(Position::startpos()).draw_material();
+        let start = ChessRecord::new(Position::startpos()).draw_material();
         assert!(c.accepts_draw(Score::Cp(10), start));
         assert!(!c.accepts_draw(Score::Cp(11), start));
         assert!(c.accepts_draw(Score::Mate(-3), start));
@@ -743,7 +743,7 @@ mod tests {
         c.policy.resign = false;
         assert!(!c.should_resign());
 
-        let g = Game::new(Position::startpos());
+        let g = ChessRecord::new(Position::startpos());
         c.reset();
         c.record(Score::Cp(5));
         assert!(!c.should_offer_draw(&g, Color::White), "streak of one");
@@ -765,7 +765,7 @@ mod tests {
             ..Policy::default()
         });
         c.record(Score::Cp(0));
-        let mut g = Game::new(Position::startpos());
+        let mut g = ChessRecord::new(Position::startpos());
         assert!(c.should_offer_draw(&g, Color::White));
         g.offer_draw(Color::White).unwrap();
         g.play_text("e4").unwrap();
@@ -778,7 +778,7 @@ mod tests {
 
     #[test]
     fn boards() {
-        let mut g = Game::new(Position::startpos());
+        let mut g = ChessRecord::new(Position::startpos());
         let m = g.play_text("e4").unwrap();
         let b = draw_board(g.position(), Some(m), Color::White, BoardStyle::Ascii);
         let lines: Vec<&str> = b.lines().collect();

@@ -68,9 +68,6 @@ pub fn same_position(a: &Position, b: &Position) -> bool {
 /// A game of orthodox chess (or Chess960) in progress.
 pub type ChessRecord = Record<Chess>;
 
-/// The older name of [`ChessRecord`].
-pub type Game = ChessRecord;
-
 impl Rules for Chess {
     fn ending(
         pos: &Position,
@@ -144,17 +141,17 @@ mod tests {
     use crate::chess::STARTPOS;
     use crate::rules::RulesError;
 
-    fn game(fen: &str) -> Game {
-        Game::new(Position::from_fen(fen, false).unwrap())
+    fn game(fen: &str) -> ChessRecord {
+        ChessRecord::new(Position::from_fen(fen, false).unwrap())
     }
 
-    fn play_all(g: &mut Game, moves: &str) {
+    fn play_all(g: &mut ChessRecord, moves: &str) {
         for m in moves.split_whitespace() {
             g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         }
     }
 
-    fn ended_by(g: &Game) -> Option<Termination> {
+    fn ended_by(g: &ChessRecord) -> Option<Termination> {
         g.outcome().map(|o| o.termination)
     }
 

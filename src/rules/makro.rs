@@ -4,7 +4,7 @@
 //! before with an Eagle move after which the opponent is in check — plus resignation and draw offers as in
 //! chess.
 //!
-//! [`MakroRecord`] (the common [`Record`] with these endings) is the adjudicator for front ends and match tools; `makro::game::MakroGame` (the search's
+//! [`MakroRecord`] (the common [`Record`] with these endings) is the adjudicator for front ends and match tools; `variants::MakroGame` (the search's
 //! game) detects the same endings on its own and is held against this module in tests.
 
 use super::record::{Record, Rules};
@@ -72,7 +72,7 @@ pub fn makro_ending(
     None
 }
 
-/// A game of Makromachy in progress (named so as not to clash with the search's `makro::game::MakroGame`).
+/// A game of Makromachy in progress (named so as not to clash with the search's `variants::MakroGame`).
 pub type MakroRecord = Record<Makromachy>;
 
 impl Rules for Makromachy {

@@ -3,7 +3,7 @@
 //! and sharing only the table). It is generic over [`Game`] and knows nothing of chess.
 //!
 //! The engine facade drives it through [`Searcher::run`]: limits and options in, [`Event`]s out through a
-//! callback, an [`Outcome`] (the best move) when done.
+//! callback, a [`SearchResult`] (the best move) when done.
 
 pub mod history;
 pub mod movepick;
@@ -172,7 +172,7 @@ pub enum Event {
 
 /// The result of a search, in the game's own moves (front ends write them as text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Outcome<M> {
+pub struct SearchResult<M> {
     /// The move to play; `None` when there is no legal move.
     pub best: Option<M>,
     /// The expected reply, when known.
@@ -260,7 +260,7 @@ impl<G: Game> Searcher<G> {
         tt: &TranspositionTable,
         control: &Control,
         report: &(dyn Fn(Event) + Sync),
-    ) -> Outcome<G::Move> {
+    ) -> SearchResult<G::Move> {
         let start = Instant::now();
         let mut game = root.clone();
         game.set_root();
@@ -308,7 +308,7 @@ impl<G: Game> Searcher<G> {
                 pv: Vec::new(),
             }));
             wait_while_pondering(limits, control);
-            return Outcome::default();
+            return SearchResult::default();
         }
         // Captures of bigger pieces first until the first iteration orders the moves properly.
         root_moves.sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -482,7 +482,7 @@ impl<G: Game> Searcher<G> {
                 shared.line_info(&game, best, &pv, depth, 0, score),
             ));
         }
-        Outcome {
+        SearchResult {
             best: Some(best.mv),
             ponder: pv.get(1).copied(),
         }

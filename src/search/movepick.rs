@@ -243,8 +243,8 @@ fn select_best<M: Copy>(list: &mut [crate::game::ScoredMove<M>], from: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::game::ChessGame;
     use crate::chess::Position;
+    use crate::variants::ChessGame;
 
     #[test]
     fn yields_every_legal_move_once_hash_move_first() {
@@ -285,8 +285,8 @@ mod tests {
         // Makromachy's noisy and quiet lists are pseudo-legal and the picker passes them on untested: once
         // the caller drops what `legal_generated` rejects, each legal move comes exactly once, the hash move
         // first. Positions from seeded random play, in and out of check.
-        use crate::makro::game::MakroGame;
         use crate::makro::Position as MakroPosition;
+        use crate::variants::MakroGame;
         let mut pos = MakroPosition::startpos();
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
         let (mut checked, mut rejected) = (0, 0);

@@ -1,13 +1,14 @@
-//! Search behaviour on chess positions: mates with the right distance, no-move roots, draws by rule.
+//! Search behaviour on chess positions (mates with the right distance, no-move roots, draws by rule), and the
+//! same generic search on Makromachy.
 
 use super::*;
-use crate::chess::game::ChessGame;
 use crate::chess::Position;
+use crate::variants::{ChessGame, MakroGame};
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 struct Run {
-    outcome: Outcome<String>,
+    result: SearchResult<String>,
     infos: Vec<Info>,
 }
 
@@ -23,16 +24,16 @@ fn search_with(fen: &str, limits: Limits, opts: SearchOptions) -> Run {
         }
     };
     let mut searcher = Searcher::<ChessGame>::new();
-    let outcome = searcher.run(&game, &limits, &[], &opts, &tt, &control, &report);
+    let result = searcher.run(&game, &limits, &[], &opts, &tt, &control, &report);
     Run {
-        outcome: as_text(outcome),
+        result: as_text(result),
         infos: infos.into_inner().expect("no poisoning"),
     }
 }
 
-/// The outcome in UCI text, as the tests write the moves.
-fn as_text(o: Outcome<crate::chess::Move>) -> Outcome<String> {
-    Outcome {
+/// The result in UCI text, as the tests write the moves.
+fn as_text(o: SearchResult<crate::chess::Move>) -> SearchResult<String> {
+    SearchResult {
         best: o.best.map(|m| m.to_uci(false)),
         ponder: o.ponder.map(|m| m.to_uci(false)),
     }
@@ -56,7 +57,7 @@ fn last_score(run: &Run) -> Score {
 #[test]
 fn mate_in_one() {
     let run = search_depth("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4);
-    assert_eq!(run.outcome.best.as_deref(), Some("d1d8"));
+    assert_eq!(run.result.best.as_deref(), Some("d1d8"));
     assert_eq!(last_score(&run), Score::Mate(1));
 }
 
@@ -68,7 +69,7 @@ fn mate_in_two_sacrifice() {
         6,
     );
     assert_eq!(last_score(&run), Score::Mate(2));
-    assert_eq!(run.outcome.best.as_deref(), Some("d5f6"));
+    assert_eq!(run.result.best.as_deref(), Some("d5f6"));
 }
 
 #[test]
@@ -76,13 +77,13 @@ fn being_mated_in_one_is_negative() {
     // Black's only move Kb8 walks into Rh8#.
     let run = search_depth("k7/8/1K6/8/8/8/8/7R b - - 0 1", 5);
     assert_eq!(last_score(&run), Score::Mate(-1));
-    assert_eq!(run.outcome.best.as_deref(), Some("a8b8"));
+    assert_eq!(run.result.best.as_deref(), Some("a8b8"));
 }
 
 #[test]
 fn stalemated_root_reports_draw_and_no_move() {
     let run = search_depth("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 5);
-    assert_eq!(run.outcome.best, None);
+    assert_eq!(run.result.best, None);
     assert_eq!(run.infos.len(), 1);
     assert_eq!(last_score(&run), Score::Cp(0));
 }
@@ -90,7 +91,7 @@ fn stalemated_root_reports_draw_and_no_move() {
 #[test]
 fn checkmated_root_reports_mate_zero_and_no_move() {
     let run = search_depth("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 5);
-    assert_eq!(run.outcome.best, None);
+    assert_eq!(run.result.best, None);
     assert_eq!(last_score(&run), Score::Mate(0));
 }
 
@@ -99,7 +100,7 @@ fn fifty_move_rule_draws_unless_mate() {
     // Mate on the hundredth ply stands.
     let run = search_depth("7k/8/6K1/8/8/8/8/R7 w - - 99 80", 4);
     assert_eq!(last_score(&run), Score::Mate(1));
-    assert_eq!(run.outcome.best.as_deref(), Some("a1a8"));
+    assert_eq!(run.result.best.as_deref(), Some("a1a8"));
     // A queen up, but every move completes the hundredth ply without mate: a draw.
     let run = search_depth("7k/8/8/8/8/1Q6/8/K7 w - - 99 80", 4);
     assert_eq!(last_score(&run), Score::Cp(0));
@@ -179,7 +180,7 @@ fn multipv_reports_distinct_lines() {
     assert_eq!(last.len(), 3);
     let firsts: Vec<&String> = last.iter().map(|i| &i.pv[0]).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
-    assert_eq!(run.outcome.best.as_ref(), Some(firsts[0]));
+    assert_eq!(run.result.best.as_ref(), Some(firsts[0]));
 }
 
 #[test]
@@ -195,7 +196,7 @@ fn node_limit_and_threads() {
             ..SearchOptions::default()
         },
     );
-    assert!(run.outcome.best.is_some());
+    assert!(run.result.best.is_some());
     let nodes = run.infos.last().expect("info").nodes;
     // The main thread enforces the limit on its own count; a helper thread that the scheduler favours can
     // add a few times as much on a loaded machine, so the bound is loose (without the limit the search would
@@ -217,7 +218,7 @@ fn movetime_is_respected() {
             ..SearchOptions::default()
         },
     );
-    assert!(run.outcome.best.is_some());
+    assert!(run.result.best.is_some());
     assert!(start.elapsed().as_millis() < 400);
 }
 
@@ -231,7 +232,7 @@ fn limited_strength_still_plays_legal_moves() {
             ..SearchOptions::default()
         },
     );
-    let best = run.outcome.best.expect("a move");
+    let best = run.result.best.expect("a move");
     let pos = Position::startpos();
     assert!(pos.parse_uci_move(&best).is_ok());
 }
@@ -254,7 +255,7 @@ fn run_controlled(
     limits: Limits,
     pondering: bool,
     drive: impl FnOnce(&Control),
-) -> (Outcome<crate::chess::Move>, u128) {
+) -> (SearchResult<crate::chess::Move>, u128) {
     let tt = TranspositionTable::new(8);
     let control = Control::default();
     control.pondering.store(pondering, Ordering::Relaxed);
@@ -374,4 +375,52 @@ fn tablebase_scores_sit_between_evaluations_and_mates() {
     // Without it, cursed wins are wins.
     assert_eq!(tb_score(Wdl::CursedWin, 5, false), TB_WIN - 5);
     assert_eq!(tb_score(Wdl::BlessedLoss, 5, false), -TB_WIN + 5);
+}
+
+/// The best move of a single-thread search of the Makromachy position `fen` to `depth`, as text.
+fn makro_search(fen: &str, depth: u32) -> Option<String> {
+    let game = MakroGame::new(crate::makro::Position::from_fen(fen).expect("valid FEN"));
+    let tt = TranspositionTable::new(8);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let opts = SearchOptions {
+        threads: 1,
+        multipv: 1,
+        ..Default::default()
+    };
+    Searcher::<MakroGame>::new()
+        .run(
+            &game,
+            &limits,
+            &[],
+            &opts,
+            &tt,
+            &Control::default(),
+            &|_| {},
+        )
+        .best
+        .map(|m| m.text())
+}
+
+#[test]
+fn the_generic_search_plays_makromachy() {
+    // From the start position it returns a legal move.
+    let best = makro_search(crate::makro::STARTPOS, 2).expect("a move");
+    assert!(
+        crate::makro::Position::startpos().parse_move(&best).is_ok(),
+        "{best}"
+    );
+}
+
+#[test]
+fn finds_a_free_terror() {
+    // White's Rook can take the undefended black Terror.
+    let best = makro_search(
+        "13k/14/14/14/14/14/14/14/3t10/14/14/14/14/K2R10 w - - 0 1",
+        3,
+    )
+    .expect("a move");
+    assert_eq!(best, "d1d6");
 }

@@ -1,11 +1,11 @@
 //! `corvid bench`: a fixed set of positions searched to a fixed depth with one thread. The node count is
 //! deterministic and serves as the build's signature (OpenBench reads the last line, `<nodes> nodes <nps> nps`).
 
-use crate::chess::game::ChessGame;
 use crate::chess::Position;
 use crate::eval::nnue::NnueEval;
 use crate::game::{Game, GameKind};
 use crate::search::{Control, Limits, SearchOptions, Searcher, TranspositionTable};
+use crate::variants::ChessGame;
 use std::time::Instant;
 
 /// Depth searched when none is given (about 8.6 M nodes, 4 s, with the tuned evaluation of the eval branch).
@@ -125,7 +125,7 @@ pub fn run_with_network(
 pub fn run_makro(depth: Option<u32>) -> BenchResult {
     let games = MAKRO_POSITIONS.iter().map(|fen| {
         crate::makro::Position::from_fen(fen)
-            .map(crate::makro::game::MakroGame::new)
+            .map(crate::variants::MakroGame::new)
             .map_err(|e| e.to_string())
     });
     run_games(games, depth.unwrap_or(MAKRO_DEFAULT_DEPTH))

@@ -20,11 +20,11 @@
 //! with the same output file resumes from there (a partly written game is cut off first), and the resumed
 //! file is the same as one written without a stop.
 
-use crate::chess::game::ChessGame;
 use crate::chess::{Color, Move, MoveKind, PieceType, Position, Square};
 use crate::eval::nnue::{Network, NnueEval};
 use crate::rules::{automatic_ending, Outcome};
 use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
+use crate::variants::ChessGame;
 use bulletformat::ChessBoard;
 use clap::Parser;
 use std::collections::BTreeMap;

@@ -8,10 +8,10 @@
 //! seed gives the same openings.
 
 use super::datagen::{random_line, random_opening, Rng, Starts};
-use crate::chess::game::ChessGame;
 use crate::chess::Position;
 use crate::rules::automatic_ending;
 use crate::search::{Score, Searcher, TranspositionTable};
+use crate::variants::ChessGame;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 

@@ -1,10 +1,23 @@
 //! Orthodox chess and Chess960 as a [`Variant`].
 
-use crate::chess::game::ChessGame;
+use crate::chess::game::ChessGameWith;
 use crate::chess::types::squares;
 use crate::chess::{FenError, Move, Position};
+use crate::eval::nnue::NnueEval;
 use crate::game::{GameKind, Variant};
 use crate::types::{Color, MoveParseError};
+
+/// Chess as the search plays it: the board's game with the NNUE evaluator (which falls back on the
+/// hand-crafted evaluation without a network).
+pub type ChessGame = ChessGameWith<NnueEval>;
+
+impl ChessGame {
+    /// A game starting at `pos`, evaluated with the build's default (the embedded network, else the
+    /// hand-crafted evaluation).
+    pub fn new(pos: Position) -> ChessGame {
+        ChessGame::with_eval(pos, NnueEval::default_net())
+    }
+}
 
 /// Orthodox chess (Chess960 is a flag of its positions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,13 @@
 //! Makromachy as a [`Variant`].
 
+use crate::eval::makro::MakroEval;
 use crate::game::{GameKind, Variant};
-use crate::makro::game::MakroGame;
+use crate::makro::game::MakroGameWith;
 use crate::makro::{MakroFenError, Move, Position};
 use crate::types::{Color, MoveParseError};
+
+/// Makromachy as the search plays it: the board's game with the Makromachy evaluation.
+pub type MakroGame = MakroGameWith<MakroEval>;
 
 /// Makromachy, H. G. Muller's 14x14 variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

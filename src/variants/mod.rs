@@ -8,8 +8,8 @@
 mod chess;
 mod makro;
 
-pub use self::chess::Chess;
-pub use self::makro::Makromachy;
+pub use self::chess::{Chess, ChessGame};
+pub use self::makro::{MakroGame, Makromachy};
 
 pub use crate::game::{GameKind, Variant};
 

@@ -1,5 +1,5 @@
 //! The xboard protocol (CECP v2): parsing commands and formatting replies. All CECP text Corvid writes is
-//! produced here; the game is a `rules::Game` (so results, draw claims and the draw-offer rule are the rules
+//! produced here; the game is a `rules::ChessRecord` (so results, draw claims and the draw-offer rule are the rules
 //! module's), the thinking is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation
 //! decisions are `conduct::Conduct`'s.
 //!

@@ -31,7 +31,7 @@ where
     let engine = Engine::new(Arc::new(move |r| {
         let _ = report_tx.send(r);
     }));
-    let mut s = Session::new(engine, reports.clone(), output);
+    let mut s = CecpSession::new(engine, reports.clone(), output);
     while s.output_ok {
         select! {
             recv(reports) -> r => {
@@ -52,9 +52,9 @@ where
     s.engine.quit();
 }
 
-/// What the session asks of the game record, whichever game is played (`rules::Game` for chess,
+/// What the session asks of the game record, whichever game is played (`rules::ChessRecord` for chess,
 /// `rules::MakroRecord` for Makromachy).
-trait Record {
+trait CecpRecord {
     fn side_to_move(&self) -> Color;
     /// Full moves made since the start position.
     fn moves_made(&self) -> u32;
@@ -72,7 +72,7 @@ trait Record {
     fn draw_material(&self) -> crate::conduct::DrawMaterial;
 }
 
-impl<V: Rules> Record for crate::rules::Record<V> {
+impl<V: Rules> CecpRecord for crate::rules::Record<V> {
     fn side_to_move(&self) -> Color {
         crate::rules::Record::side_to_move(self)
     }
@@ -117,7 +117,7 @@ impl<V: Rules> Record for crate::rules::Record<V> {
 }
 
 /// The state of a CECP session.
-struct Session<W: Write> {
+struct CecpSession<W: Write> {
     engine: Engine,
     reports: Receiver<Report>,
     output: W,
@@ -144,9 +144,9 @@ struct Session<W: Write> {
     fast_castling: bool,
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write> CecpSession<W> {
     fn new(engine: Engine, reports: Receiver<Report>, output: W) -> Self {
-        Session {
+        CecpSession {
             engine,
             reports,
             output,
@@ -176,13 +176,13 @@ impl<W: Write> Session<W> {
     }
 
     /// The game being played.
-    fn record(&self) -> &dyn Record {
-        by_game!(&self.game, g, V => &g.record as &dyn Record)
+    fn record(&self) -> &dyn CecpRecord {
+        by_game!(&self.game, g, V => &g.record as &dyn CecpRecord)
     }
 
     /// The game being played, to change it.
-    fn record_mut(&mut self) -> &mut dyn Record {
-        by_game!(&mut self.game, g, V => &mut g.record as &mut dyn Record)
+    fn record_mut(&mut self) -> &mut dyn CecpRecord {
+        by_game!(&mut self.game, g, V => &mut g.record as &mut dyn CecpRecord)
     }
 
     /// A new game of `V` from `start`.

@@ -28,7 +28,7 @@ or an engine that cannot play at all";
 pub(super) const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// Which game is played: the one [`GameKind`] every front end names games by.
-pub use crate::game::GameKind as Variant;
+pub(super) use crate::game::GameKind;
 
 /// What an engine is asked to do per move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,7 +128,7 @@ pub struct EngineSpec {
 pub struct MatchConfig {
     /// Engines A and B.
     pub engines: [EngineSpec; 2],
-    pub variant: Variant,
+    pub variant: GameKind,
     pub games: usize,
     pub concurrency: usize,
     pub opening_plies: usize,
@@ -157,7 +157,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let mut options: [Vec<(String, String)>; 2] = [Vec::new(), Vec::new()];
     let mut limits: [Option<Limit>; 2] = [None, None];
     let mut tc = None;
-    let mut variant = Variant::Chess;
+    let mut variant = GameKind::Chess;
     let mut games = 2usize;
     let mut concurrency = 1usize;
     let mut opening_plies = 0usize;
@@ -199,8 +199,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             "--tc" => tc = Some(Limit::parse_tc(&value()?)?),
             "--variant" => {
                 variant = match value()?.as_str() {
-                    "chess" => Variant::Chess,
-                    "makromachy" => Variant::Makromachy,
+                    "chess" => GameKind::Chess,
+                    "makromachy" => GameKind::Makromachy,
                     v => return Err(format!("unknown variant '{v}' (chess or makromachy)")),
                 }
             }

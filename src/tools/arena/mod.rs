@@ -20,9 +20,7 @@ pub mod report;
 #[cfg(test)]
 mod tests;
 
-pub use self::config::{
-    parse_args, split_command, EngineSpec, Limit, MatchConfig, Variant, MATCH_USAGE,
-};
+pub use self::config::{parse_args, split_command, EngineSpec, Limit, MatchConfig, MATCH_USAGE};
 pub use self::referee::{
     allowed_time, hang_after, random_openings, Clock, Ending, Forfeit, GameRecord, Termination,
 };
@@ -44,7 +42,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
         names[e] = match &spec.name {
             Some(n) => n.clone(),
             None => {
-                let engine = Engine::start(spec, config.variant).map_err(|f| {
+                let engine = EngineProcess::start(spec, config.variant).map_err(|f| {
                     format!(
                         "engine {} ({}) cannot play: {}",
                         ["A", "B"][e],
@@ -91,7 +89,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
             let tx = tx.clone();
             let (next, openings) = (&next, &openings);
             scope.spawn(move || {
-                let mut engines: [Option<Engine>; 2] = [None, None];
+                let mut engines: [Option<EngineProcess>; 2] = [None, None];
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     if index >= config.games {

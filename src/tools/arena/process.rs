@@ -25,7 +25,7 @@ pub(super) fn failure(kind: Forfeit, detail: impl Into<String>) -> EngineFailure
 }
 
 /// A running engine: its process, its input, and its output lines (stamped when read) from a reader thread.
-pub(super) struct Engine {
+pub(super) struct EngineProcess {
     pub(super) child: Child,
     pub(super) input: ChildStdin,
     pub(super) lines: Receiver<(Instant, Option<String>)>,
@@ -41,9 +41,12 @@ pub(super) struct Reply {
     pub(super) reported_ms: Option<u64>,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, does the `uci` handshake and sets the options.
-    pub(super) fn start(spec: &EngineSpec, variant: Variant) -> Result<Engine, EngineFailure> {
+    pub(super) fn start(
+        spec: &EngineSpec,
+        variant: GameKind,
+    ) -> Result<EngineProcess, EngineFailure> {
         let (program, args) = spec
             .command
             .split_first()
@@ -84,7 +87,7 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             child,
             input,
             lines: rx,
@@ -100,7 +103,7 @@ impl Engine {
                 break;
             }
         }
-        if variant == Variant::Makromachy {
+        if variant == GameKind::Makromachy {
             engine.send("setoption name UCI_Variant value makromachy")?;
         }
         for (k, v) in &spec.options {
@@ -209,7 +212,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();

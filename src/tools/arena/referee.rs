@@ -27,11 +27,11 @@ impl Family for RecordOf {
 
 /// A game being refereed by `crate::rules`: its moves and how it ended.
 #[derive(Clone)]
-pub(super) struct Record(pub(super) Box<ByGame<RecordOf>>);
+pub(super) struct AnyRecord(pub(super) Box<ByGame<RecordOf>>);
 
-impl Record {
-    pub(super) fn new(variant: Variant) -> Record {
-        for_game!(variant, V => Record(Box::new(V::inject::<RecordOf>(crate::rules::Record::<V>::startpos()))))
+impl AnyRecord {
+    pub(super) fn new(variant: GameKind) -> AnyRecord {
+        for_game!(variant, V => AnyRecord(Box::new(V::inject::<RecordOf>(crate::rules::Record::<V>::startpos()))))
     }
 
     pub(super) fn side_to_move(&self) -> Color {
@@ -256,9 +256,9 @@ pub(super) struct GameSetup<'a> {
 
 /// Makes sure engine `e` of the pair is running and ready for a new game.
 pub(super) fn ready(
-    slot: &mut Option<Engine>,
+    slot: &mut Option<EngineProcess>,
     spec: &EngineSpec,
-    variant: Variant,
+    variant: GameKind,
 ) -> Result<(), EngineFailure> {
     match slot {
         Some(engine) => {
@@ -269,14 +269,14 @@ pub(super) fn ready(
             r
         }
         None => {
-            *slot = Some(Engine::start(spec, variant)?);
+            *slot = Some(EngineProcess::start(spec, variant)?);
             Ok(())
         }
     }
 }
 
 /// Plays one game with the worker's engines (`engines[0]` is A), restarting any that is missing.
-pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) -> GameRecord {
+pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>; 2]) -> GameRecord {
     let config = setup.config;
     let started = Instant::now();
     let a_white = setup.index.is_multiple_of(2);
@@ -295,7 +295,7 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<Engine>; 2]) ->
         depth_count: [0; 2],
         notes: Vec::new(),
     };
-    let mut game = Record::new(config.variant);
+    let mut game = AnyRecord::new(config.variant);
     for text in setup.opening {
         // The openings were made by playing these very moves, so this cannot fail.
         if let Ok(t) = game.play_text(text) {
@@ -438,7 +438,7 @@ impl Rng {
 
 /// `pairs` openings of `plies` random legal plies each, none of them a finished game.
 pub fn random_openings(
-    variant: Variant,
+    variant: GameKind,
     plies: usize,
     pairs: usize,
     seed: u64,
@@ -449,7 +449,7 @@ pub fn random_openings(
             // A random line that ends the game is thrown away; after many tries, a shorter one is kept.
             let mut best = Vec::new();
             for _ in 0..100 {
-                let mut game = Record::new(variant);
+                let mut game = AnyRecord::new(variant);
                 let mut line = Vec::new();
                 while line.len() < plies && game.outcome().is_none() {
                     let moves = game.legal_texts();

@@ -109,7 +109,7 @@ fn arguments_need_engines_and_limits() {
     assert_eq!(c.engines[1].limit, Limit::Depth(2));
     assert_eq!(c.engines[1].command, vec!["y", "z"]);
     assert_eq!(c.engines[0].options, vec![("Hash".into(), "8".into())]);
-    assert_eq!(c.variant, Variant::Makromachy);
+    assert_eq!(c.variant, GameKind::Makromachy);
     assert!(parse_args(&args("--engine-a x --engine-b y")).is_err());
     assert!(parse_args(&args("--engine-a x --tc 1")).is_err());
     assert!(parse_args(&args("--engine-a x --engine-b y --tc 1 --games")).is_err());
@@ -199,7 +199,7 @@ fn elo_interval_surrounds_the_estimate() {
 #[test]
 fn makromachy_referee_sees_checkmate_and_repetition() {
     // A quick mate from a depth-1 trial game (Corvid's search agrees: `score mate 0`).
-    let mut r = Record::new(Variant::Makromachy);
+    let mut r = AnyRecord::new(GameKind::Makromachy);
     for t in ["g4g6", "g11g8", "e4e6", "m11m8", "h3m8", "a11a8"] {
         r.play_text(t).unwrap();
         assert_eq!(r.outcome(), None, "{t}");
@@ -221,7 +221,7 @@ fn makromachy_referee_sees_checkmate_and_repetition() {
     for t in ["a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1"] {
         g.play_text(t).unwrap();
     }
-    let mut r = Record(Box::new(ByGame::Makromachy(g)));
+    let mut r = AnyRecord(Box::new(ByGame::Makromachy(g)));
     assert_eq!(r.outcome(), None);
     r.play_text("m14n14").unwrap();
     assert_eq!(
@@ -235,16 +235,16 @@ fn makromachy_referee_sees_checkmate_and_repetition() {
 
 #[test]
 fn random_openings_are_seeded_and_legal() {
-    let a = random_openings(Variant::Makromachy, 6, 3, 7);
-    assert_eq!(a, random_openings(Variant::Makromachy, 6, 3, 7));
-    assert_ne!(a, random_openings(Variant::Makromachy, 6, 3, 8));
+    let a = random_openings(GameKind::Makromachy, 6, 3, 7);
+    assert_eq!(a, random_openings(GameKind::Makromachy, 6, 3, 7));
+    assert_ne!(a, random_openings(GameKind::Makromachy, 6, 3, 8));
     for line in &a {
         assert_eq!(line.len(), 6);
-        let mut r = Record::new(Variant::Makromachy);
+        let mut r = AnyRecord::new(GameKind::Makromachy);
         for m in line {
             assert!(r.play_text(m).is_ok(), "{m}");
         }
     }
-    let c = random_openings(Variant::Chess, 4, 2, 1);
+    let c = random_openings(GameKind::Chess, 4, 2, 1);
     assert!(c.iter().all(|l| l.len() == 4));
 }

@@ -22,15 +22,15 @@ pub const ELO_MAX: u32 = 3000;
 pub const CANDIDATES: usize = 4;
 
 /// A move is considered only when it loses at most this many temperatures against the best one.
-const MAX_LOSS_IN_TEMPERATURES: f64 = 3.5;
+const MAX_LOSS_IN_TEMPERATURES: f64 = 3.0;
 
 /// `(elo, nodes per move, temperature in centipawns)`, from the calibration; `u64::MAX` nodes is no limit.
 const ANCHORS: [(u32, u64, f64); 6] = [
-    (ELO_MIN, 120, 95.0),
-    (1500, 330, 77.0),
-    (2000, 1_100, 56.0),
-    (2500, 5_000, 34.0),
-    (2850, 40_000, 10.0),
+    (ELO_MIN, 400, 50.0),
+    (1500, 800, 40.0),
+    (2000, 4_000, 25.0),
+    (2500, 25_000, 10.0),
+    (2850, 150_000, 0.0),
     (ELO_MAX, u64::MAX, 0.0),
 ];
 

@@ -599,3 +599,57 @@ fn makromachy_over_uci() {
     assert_legal_bestmove(lines.last().expect("bestmove"), &chess);
     e.quit();
 }
+
+/// `bench depth`'s node count (the first word of its last line).
+fn bench_nodes(e: &mut Corvid, depth: u32) -> u64 {
+    e.send(&format!("bench {depth}"));
+    let lines = e.until("bench summary", Duration::from_secs(120), |l| {
+        l.ends_with(" nps") && l.contains(" nodes ")
+    });
+    lines
+        .last()
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("node count")
+}
+
+#[test]
+fn tunables_lists_the_search_and_the_games_overrides() {
+    let mut e = Corvid::start();
+    e.send("tunables");
+    let lines = e.isready();
+    let want: Vec<String> = corvid::engine::tunables()
+        .iter()
+        .map(|t| t.spsa_line())
+        .collect();
+    assert_eq!(lines, want);
+    for line in [
+        "rfp_margin, int, 75.0, 37.0, 150.0, 5.65, 0.002",
+        "makro_qs_recapture_depth, int, 4.0, 2.0, 8.0, 0.50, 0.002",
+    ] {
+        assert!(lines.iter().any(|l| l == line), "no {line} in {lines:?}");
+    }
+    // Only a tuning build offers them as options (and accepts them).
+    e.send("uci");
+    let reply = e.until("uciok", SOON, |l| l == "uciok");
+    let spin = "option name makro_qs_recapture_depth type spin default 4 min 2 max 8";
+    assert_eq!(
+        reply.iter().any(|l| l == spin),
+        cfg!(feature = "tune"),
+        "{reply:?}"
+    );
+    if cfg!(feature = "tune") {
+        e.expect_complaint("setoption name makro_qs_recapture_depth value 9");
+        // The option reaches Makromachy's search: a lower recapture cap changes the bench's node count.
+        e.send("setoption name UCI_Variant value makromachy");
+        let default = bench_nodes(&mut e, 3);
+        let lib = corvid::tools::bench::run_kind(corvid::game::GameKind::Makromachy, Some(3));
+        assert_eq!(default, lib.nodes);
+        e.send("setoption name makro_qs_recapture_depth value 2");
+        assert!(e.isready().iter().all(|l| !l.starts_with("info string")));
+        assert_ne!(bench_nodes(&mut e, 3), default);
+    } else {
+        e.expect_complaint("setoption name makro_qs_recapture_depth value 3");
+    }
+    e.quit();
+}

@@ -182,9 +182,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     const PIECE_INDICES: usize;
     /// Number of squares, for history tables.
     const SQUARES: usize;
+
     /// Quiescence plies after which only recaptures (on the last move's square) are searched; `u32::MAX` for
-    /// none.
-    const QS_RECAPTURE_DEPTH: u32 = u32::MAX;
+    /// none. A function, not a constant, so that a game's value can be a tunable ([`crate::tunables`]).
+    #[inline(always)]
+    fn qs_recapture_depth() -> u32 {
+        u32::MAX
+    }
 
     /// A compact, lossless encoding of a move for the transposition table; `0` must be "no move".
     fn move_to_bits(m: Self::Move) -> u32;

@@ -14,6 +14,7 @@ pub mod rules;
 pub mod search;
 pub mod tb;
 pub mod tools;
+pub mod tunables;
 pub mod types;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod uci;

@@ -188,7 +188,10 @@ fn run_match(args: &[String]) -> ExitCode {
         }
     };
     let mut stdout = std::io::stdout();
-    match arena::run(&config, &mut stdout) {
+    let bar = corvid::tools::progress::bar("match", Some(config.games as u64));
+    let result = arena::run(&config, &mut stdout, &bar);
+    bar.finish_and_clear();
+    match result {
         // A forfeit is what a match exists to catch: scripts see it in the exit status.
         Ok(tally) if tally.total_forfeits() > 0 => ExitCode::from(2),
         Ok(_) => ExitCode::SUCCESS,

@@ -54,7 +54,7 @@ pub enum Command {
     Bench(Option<u32>),
     /// `genfens N seed S book <file|None> [dfrc]` (OpenBench's opening generation).
     GenFens(crate::tools::genfens::Request),
-    /// `tunables`: the search tunables in OpenBench's SPSA input format.
+    /// `tunables`: the search tunables and the games' overrides in OpenBench's SPSA input format.
     Tunables,
 }
 
@@ -376,9 +376,9 @@ pub fn format_uci_reply(options: &[OptionSpec]) -> String {
         s.push_str(&format_option(o));
         s.push('\n');
     }
-    // A tuning build offers the search tunables as options too.
+    // A tuning build offers the tunables (the search's and the games' overrides) as options too.
     #[cfg(feature = "tune")]
-    for t in crate::search::params::all() {
+    for t in crate::engine::tunables() {
         s.push_str(&format!(
             "option name {} type spin default {} min {} max {}\n",
             t.name, t.default, t.min, t.max
@@ -659,7 +659,7 @@ impl<W: Write> UciSession<W> {
                 }
             }
             Command::Tunables => {
-                for t in crate::search::params::all() {
+                for t in crate::engine::tunables() {
                     self.emit(&t.spsa_line());
                 }
             }
@@ -953,9 +953,19 @@ mod tests {
         assert!(reply.contains("option name Clear Hash type button"));
         assert!(reply.contains("option name UCI_Variant type combo default chess var chess"));
         assert!(reply.contains("option name Ponder type check default false"));
+        // A tuning build offers every tunable too.
+        let tunables = if cfg!(feature = "tune") {
+            crate::engine::tunables().len()
+        } else {
+            0
+        };
         assert_eq!(
             reply.lines().filter(|l| l.starts_with("option ")).count(),
-            crate::engine::OPTIONS.len()
+            crate::engine::OPTIONS.len() + tunables
+        );
+        #[cfg(feature = "tune")]
+        assert!(
+            reply.contains("option name makro_qs_recapture_depth type spin default 4 min 2 max 8")
         );
     }
 }

@@ -1,15 +1,12 @@
 //! `corvid match` against the real binary and against fake engines that misbehave in one way each.
 
-use std::process::{Command, Output};
+mod common;
 
-const CORVID: &str = env!("CARGO_BIN_EXE_corvid");
+use common::{run_corvid, CORVID};
+use std::process::Output;
 
 fn run_match(args: &[&str]) -> (Option<i32>, String) {
-    let Output { status, stdout, .. } = Command::new(CORVID)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("run corvid match");
+    let Output { status, stdout, .. } = run_corvid(&[&["match"], args].concat(), "");
     (status.code(), String::from_utf8_lossy(&stdout).into_owned())
 }
 

@@ -4,129 +4,60 @@
 
 use corvid::chess::Position;
 use corvid::eval::nnue::{default_network, Network, HIDDEN, INPUTS};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin};
-use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod common;
+use common::child::{Corvid, SOON};
 use common::Rng;
 
-const SOON: Duration = Duration::from_secs(10);
 const FEN: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
 
-/// The binary with its output read on a thread, so that every wait has a deadline.
-struct Corvid {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
+/// Sets `EvalFile`; returns the `info string` lines it caused (search output is left out).
+fn set_evalfile(e: &mut Corvid, value: &str) -> Vec<String> {
+    e.send(&format!("setoption name EvalFile value {value}"));
+    let mut lines = e.isready();
+    lines.retain(|l| l.starts_with("info string"));
+    lines
 }
 
-impl Corvid {
-    fn start() -> Corvid {
-        let (child, stdin, lines) = common::spawn_corvid(&[]);
-        Corvid {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first for which `done` holds.
-    fn until(&mut self, what: &str, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.log.push(l.clone());
-                    let stop = done(&l);
-                    got.push(l);
-                    if stop {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("no {what} within {timeout:?}:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
-    /// `isready`: the lines before `readyok`.
-    fn isready(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok", SOON, |l| l == "readyok");
-        lines.pop();
+/// `eval`'s network lines: (White's view, side to move) in cp, or None when it reports no network.
+fn nnue_eval(e: &mut Corvid) -> Option<(i32, i32)> {
+    e.send("eval");
+    let lines = e.isready();
+    let value = |prefix: &str| {
         lines
-    }
-
-    /// Sets `EvalFile`; returns the `info string` lines it caused (search output is left out).
-    fn setoption(&mut self, value: &str) -> Vec<String> {
-        self.send(&format!("setoption name EvalFile value {value}"));
-        let mut lines = self.isready();
-        lines.retain(|l| l.starts_with("info string"));
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|v| v.trim().trim_end_matches("cp").trim().parse().expect("cp"))
+    };
+    let white = value("NNUE evaluation (White's view):");
+    let stm = value("NNUE evaluation (side to move):");
+    assert!(
+        lines.iter().any(|l| l.starts_with("NNUE")),
+        "eval has no network line: {lines:?}"
+    );
+    assert!(
         lines
-    }
+            .iter()
+            .any(|l| l.starts_with("evaluation (side to move):")),
+        "the hand-crafted breakdown is still shown: {lines:?}"
+    );
+    white.zip(stm)
+}
 
-    /// `eval`'s network lines: (White's view, side to move) in cp, or None when it reports no network.
-    fn nnue_eval(&mut self) -> Option<(i32, i32)> {
-        self.send("eval");
-        let lines = self.isready();
-        let value = |prefix: &str| {
-            lines
-                .iter()
-                .find_map(|l| l.strip_prefix(prefix))
-                .map(|v| v.trim().trim_end_matches("cp").trim().parse().expect("cp"))
-        };
-        let white = value("NNUE evaluation (White's view):");
-        let stm = value("NNUE evaluation (side to move):");
-        assert!(
-            lines.iter().any(|l| l.starts_with("NNUE")),
-            "eval has no network line: {lines:?}"
-        );
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("evaluation (side to move):")),
-            "the hand-crafted breakdown is still shown: {lines:?}"
-        );
-        white.zip(stm)
-    }
-
-    fn bench_nodes(&mut self, depth: u32) -> u64 {
-        self.send(&format!("bench {depth}"));
-        let lines = self.until("bench summary", Duration::from_secs(120), |l| {
-            l.ends_with(" nps")
-        });
-        lines
-            .last()
-            .and_then(|l| l.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .expect("node count")
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + SOON;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("corvid did not quit:\n{}", self.log.join("\n"));
-    }
+/// `bench depth`'s node count.
+fn bench_nodes(e: &mut Corvid, depth: u32) -> u64 {
+    e.send(&format!("bench {depth}"));
+    let lines = e.until("bench summary", Duration::from_secs(120), |l| {
+        l.ends_with(" nps")
+    });
+    lines
+        .last()
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("node count")
 }
 
 /// A deterministic random network file of hidden size `hidden` (small weights, moderate evaluations), and
@@ -242,21 +173,21 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
     e.send(&format!("position fen {FEN}"));
     // The build's default first: without an embedded network, the hand-crafted evaluation.
     let default = default_network().map(|n| n.evaluate(&pos));
-    assert_eq!(e.nnue_eval().map(|v| v.1), default);
+    assert_eq!(nnue_eval(&mut e).map(|v| v.1), default);
 
-    assert_eq!(e.setoption(&good), Vec::<String>::new());
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
     // Black to move: the side to move's view is the network's output, White's view its negation.
-    assert_eq!(e.nnue_eval(), Some((-want, want)));
+    assert_eq!(nnue_eval(&mut e), Some((-want, want)));
 
     for (path, word) in bad_files(&files, &bytes) {
-        let lines = e.setoption(&path);
+        let lines = set_evalfile(&mut e, &path);
         assert_eq!(lines.len(), 1, "{path}: {lines:?}");
         assert!(
             lines[0].starts_with("info string error: ") && lines[0].contains(word),
             "{path}: expected '{word}' in {lines:?}"
         );
         assert_eq!(
-            e.nnue_eval(),
+            nnue_eval(&mut e),
             Some((-want, want)),
             "{path}: previous net kept"
         );
@@ -272,14 +203,14 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
         .and_then(|l| l.split_whitespace().nth(1))
         .expect("move");
     assert!(pos.parse_uci_move(best).is_ok(), "{best}");
-    let with_net = e.bench_nodes(3);
+    let with_net = bench_nodes(&mut e, 3);
     let lib = corvid::tools::bench::run_with_network(Some(3), Some(Arc::new(net.clone())));
     assert_eq!(with_net, lib.nodes);
 
     // <hce>: the hand-crafted evaluation, whatever the build embeds.
-    assert_eq!(e.setoption("<hce>"), Vec::<String>::new());
-    assert_eq!(e.nnue_eval(), None);
-    let hce = e.bench_nodes(3);
+    assert_eq!(set_evalfile(&mut e, "<hce>"), Vec::<String>::new());
+    assert_eq!(nnue_eval(&mut e), None);
+    let hce = bench_nodes(&mut e, 3);
     assert_eq!(
         hce,
         corvid::tools::bench::run_with_network(Some(3), None).nodes
@@ -287,12 +218,12 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
     assert_ne!(hce, with_net);
 
     // Back to the build's default, by name and by an empty value.
-    assert_eq!(e.setoption(&good), Vec::<String>::new());
-    assert_eq!(e.setoption("<default>"), Vec::<String>::new());
-    assert_eq!(e.nnue_eval().map(|v| v.1), default);
-    assert_eq!(e.setoption(&good), Vec::<String>::new());
-    assert_eq!(e.setoption(""), Vec::<String>::new());
-    assert_eq!(e.nnue_eval().map(|v| v.1), default);
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
+    assert_eq!(set_evalfile(&mut e, "<default>"), Vec::<String>::new());
+    assert_eq!(nnue_eval(&mut e).map(|v| v.1), default);
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
+    assert_eq!(set_evalfile(&mut e, ""), Vec::<String>::new());
+    assert_eq!(nnue_eval(&mut e).map(|v| v.1), default);
     e.quit();
 }
 
@@ -308,10 +239,13 @@ fn evalfile_during_a_search_applies_to_the_next_one() {
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     // isready answers at once while the search runs, and the load is not refused.
-    assert_eq!(e.setoption(&good), Vec::<String>::new());
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
     assert!(
-        e.setoption(Path::new(&files.dir).join("nope").to_str().expect("utf-8"))
-            .len()
+        set_evalfile(
+            &mut e,
+            Path::new(&files.dir).join("nope").to_str().expect("utf-8")
+        )
+        .len()
             == 1
     );
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
@@ -320,7 +254,7 @@ fn evalfile_during_a_search_applies_to_the_next_one() {
     let mut pos = Position::startpos();
     let m = pos.parse_uci_move("e2e4").expect("legal");
     pos.make_move(m);
-    assert_eq!(e.nnue_eval().map(|v| v.1), Some(net.evaluate(&pos)));
+    assert_eq!(nnue_eval(&mut e).map(|v| v.1), Some(net.evaluate(&pos)));
     e.quit();
 }
 
@@ -329,34 +263,24 @@ fn cecp_option_evalfile() {
     let files = Files::new("cecp");
     let (_, bytes) = test_network(4, HIDDEN);
     let good = files.write("good.nnue", &bytes);
-    let mut e = Corvid::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let features = e.until("feature done=1", SOON, |l| l == "feature done=1");
+    let (mut e, features) = Corvid::start_cecp();
     assert!(
         features
             .iter()
             .any(|l| l == "feature option=\"EvalFile -file <default>\""),
         "{features:?}"
     );
-    let sync = |e: &mut Corvid, n: u32| {
-        e.send(&format!("ping {n}"));
-        let mut lines = e.until("pong", SOON, |l| l == format!("pong {n}"));
-        lines.pop();
-        lines
-    };
     e.send(&format!("option EvalFile={good}"));
-    assert_eq!(sync(&mut e, 1), Vec::<String>::new());
+    assert_eq!(e.ping(), Vec::<String>::new());
     let (bad, _) = bad_files(&files, &bytes).swap_remove(1);
     e.send(&format!("option EvalFile={bad}"));
-    let lines = sync(&mut e, 2);
+    let lines = e.ping();
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
         lines[0].starts_with("Error") && lines[0].contains("magic"),
         "{lines:?}"
     );
     e.send("option EvalFile=<hce>");
-    assert_eq!(sync(&mut e, 3), Vec::<String>::new());
-    e.send("quit");
-    let _ = e.child.wait();
+    assert_eq!(e.ping(), Vec::<String>::new());
+    e.quit();
 }

@@ -1,12 +1,11 @@
 //! What OpenBench runs: `corvid "genfens N seed S book None" quit` and `corvid bench`.
 
-use std::process::Command;
+mod common;
+
+use common::run_corvid;
 
 fn corvid(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(args)
-        .output()
-        .expect("run corvid");
+    let out = run_corvid(args, "");
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -35,10 +34,7 @@ fn genfens_in_openbench_form_prints_seeded_legal_fens() {
 
 #[test]
 fn a_bad_genfens_request_is_reported() {
-    let out = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(["genfens 6 seed x book None", "quit"])
-        .output()
-        .expect("run corvid");
+    let out = run_corvid(&["genfens 6 seed x book None", "quit"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("info string error: genfens"));
 }

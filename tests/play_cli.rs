@@ -1,27 +1,13 @@
 //! `corvid play` driven through stdin, as a script would: illegal and unparsable input, draw offers declined
 //! and accepted (both ways), the re-offer rule, resignation by the person and by Corvid, and the PGN.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::run_corvid;
 
 /// Runs `corvid play ARGS` with `input` on stdin; returns stdout (the board is ASCII: stdout is a pipe).
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .arg("play")
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start corvid play");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write input");
-    let out = child.wait_with_output().expect("corvid play ends");
+    let out = run_corvid(&[&["play"], args].concat(), input);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -260,14 +246,7 @@ fn seeded_colours_are_reproducible_and_bad_flags_fail() {
         .collect();
     assert_eq!(a, b);
     assert!(a.contains(&true) && a.contains(&false), "{a:?}");
-    let status = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(["play", "--elo", "5"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("run");
-    assert!(!status.success());
+    assert!(!run_corvid(&["play", "--elo", "5"], "").status.success());
 }
 
 #[test]
@@ -348,11 +327,7 @@ fn makromachy_illegal_input_then_mate_ends_the_game() {
     assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
     assert!(!out.contains("Corvid plays"), "{out}");
     // A bad variant name is refused on the command line.
-    let child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .args(["play", "--variant", "shogi"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("run corvid");
+    let child = run_corvid(&["play", "--variant", "shogi"], "");
     assert!(!child.status.success());
     assert!(String::from_utf8_lossy(&child.stderr).contains("--variant needs chess or makromachy"));
 }

@@ -198,7 +198,7 @@ fn run_config(
             check_search(&mut e, &board, &go, stop, &mut seen);
         }
         let errors: Vec<String> = e
-            .sync()
+            .isready()
             .into_iter()
             .filter(|l| l.contains("error"))
             .collect();

@@ -67,7 +67,7 @@ fn a_thousand_go_stop_cycles_with_four_threads() {
     e.send("setoption name Hash value 16");
     let (cmd, mut pos) = random_position(&mut rng);
     e.send(&cmd);
-    let _ = e.sync();
+    let _ = e.isready();
     let mut fig = Figures::default();
     let mut slowest = Duration::ZERO;
 
@@ -170,7 +170,7 @@ fn a_thousand_go_stop_cycles_with_four_threads() {
             fig.stale_stops += 1;
         }
         // Nothing else may follow: a second bestmove would come before this readyok.
-        let tail = e.sync();
+        let tail = e.isready();
         if let Some(extra) = tail.iter().find(|l| l.starts_with("bestmove")) {
             e.fail(&format!(
                 "cycle {cycle}: `{go}` got a second answer `{extra}`"

@@ -4,14 +4,15 @@
 //! The tables are process-wide (the probing library keeps one set), so every test here loads the same path
 //! once through [`load`].
 
+mod common;
+
+use common::child::Corvid;
 use corvid::chess::{Color, Move, Position};
 use corvid::engine::{Engine, Report};
 use corvid::game::Wdl;
 use corvid::rules::{ChessRecord, Termination};
 use corvid::search::{Event, Limits, Score, TB_WIN_BOUND};
 use corvid::tb;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
@@ -356,48 +357,13 @@ fn the_tree_probes_after_captures() {
     );
 }
 
-/// Reads the binary's output until a line satisfies `done`, within a deadline; returns every line read.
-fn read_until(lines: &Receiver<String>, done: impl Fn(&str) -> bool) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut seen = Vec::new();
-    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-        match lines.recv_timeout(left) {
-            Ok(line) => {
-                let stop = done(&line);
-                seen.push(line);
-                if stop {
-                    return seen;
-                }
-            }
-            Err(_) => break,
-        }
-    }
-    panic!("no expected line; read: {seen:#?}");
-}
-
 #[test]
 fn uci_session_reports_the_tables() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start corvid");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, lines) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |s: &str| writeln!(stdin, "{s}").expect("write to corvid");
-
-    send("uci");
-    let seen = read_until(&lines, |l| l == "uciok");
+    let mut e = Corvid::start();
+    // A search with tables can take a while on a loaded machine.
+    let wait = Duration::from_secs(60);
+    e.send("uci");
+    let seen = e.until("uciok", wait, |l| l == "uciok");
     for option in [
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -407,15 +373,15 @@ fn uci_session_reports_the_tables() {
         assert!(seen.iter().any(|l| l == option), "{option}: {seen:#?}");
     }
 
-    send("setoption name SyzygyPath value /no/such/tablebase/dir");
-    send("isready");
-    let seen = read_until(&lines, |l| l == "readyok");
+    e.send("setoption name SyzygyPath value /no/such/tablebase/dir");
+    e.send("isready");
+    let seen = e.until("readyok", wait, |l| l == "readyok");
     assert_eq!(seen.len(), 2, "{seen:#?}");
     assert!(seen[0].starts_with("info string error: SyzygyPath: no Syzygy tablebase files"));
 
-    send(&format!("setoption name SyzygyPath value {TABLES}"));
-    send("isready");
-    let seen = read_until(&lines, |l| l == "readyok");
+    e.send(&format!("setoption name SyzygyPath value {TABLES}"));
+    e.send("isready");
+    let seen = e.until("readyok", wait, |l| l == "readyok");
     assert_eq!(
         seen,
         [
@@ -425,14 +391,14 @@ fn uci_session_reports_the_tables() {
     );
 
     // A bad path afterwards keeps the tables: the search below still finds them.
-    send("setoption name SyzygyPath value /no/such/tablebase/dir");
-    send("isready");
-    let seen = read_until(&lines, |l| l == "readyok");
+    e.send("setoption name SyzygyPath value /no/such/tablebase/dir");
+    e.send("isready");
+    let seen = e.until("readyok", wait, |l| l == "readyok");
     assert!(seen[0].starts_with("info string error:"), "{seen:#?}");
 
-    send("position fen 8/8/8/1r3Q2/2k5/8/8/K7 w - - 0 1");
-    send("go nodes 5000");
-    let seen = read_until(&lines, |l| l.starts_with("bestmove"));
+    e.send("position fen 8/8/8/1r3Q2/2k5/8/8/K7 w - - 0 1");
+    e.send("go nodes 5000");
+    let seen = e.until("bestmove", wait, |l| l.starts_with("bestmove"));
     let last_info = seen
         .iter()
         .rev()
@@ -451,12 +417,12 @@ fn uci_session_reports_the_tables() {
     );
 
     // No tables: the same search has no tablebase hits.
-    send("setoption name SyzygyPath value <empty>");
-    send("isready");
-    let seen = read_until(&lines, |l| l == "readyok");
+    e.send("setoption name SyzygyPath value <empty>");
+    e.send("isready");
+    let seen = e.until("readyok", wait, |l| l == "readyok");
     assert_eq!(seen, ["info string no tablebases", "readyok"]);
-    send("go nodes 5000");
-    let seen = read_until(&lines, |l| l.starts_with("bestmove"));
+    e.send("go nodes 5000");
+    let seen = e.until("bestmove", wait, |l| l.starts_with("bestmove"));
     assert!(
         seen.iter()
             .filter(|l| l.starts_with("info depth"))
@@ -464,10 +430,5 @@ fn uci_session_reports_the_tables() {
         "{seen:#?}"
     );
 
-    send("quit");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while child.try_wait().expect("status").is_none() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(child.try_wait().expect("status").is_some(), "corvid quits");
+    e.quit();
 }

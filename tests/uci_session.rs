@@ -3,131 +3,9 @@
 
 mod common;
 
+use common::child::{Corvid, SOON};
 use corvid::chess::Position;
-use std::io::Write;
-use std::process::{Child, ChildStdin};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-/// Generous bound for things that should take milliseconds (CI machines are shared and slow).
-const SOON: Duration = Duration::from_secs(5);
-
-/// A running engine with its output read on a thread, so every wait has a deadline.
-struct Corvid {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything read so far, for failure messages.
-    log: Vec<String>,
-}
-
-impl Corvid {
-    fn start() -> Corvid {
-        let (child, stdin, lines) = common::spawn_corvid(&[]);
-        Corvid {
-            stdin: Some(stdin),
-            child,
-            lines,
-            log: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{line}").expect("write to corvid");
-        stdin.flush().expect("flush");
-    }
-
-    /// The next line, or None after `timeout`.
-    fn next_line(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => {
-                self.log.push(l.clone());
-                Some(l)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// Lines up to and including the first one for which `done` holds; fails the test after `timeout`.
-    fn until(&mut self, timeout: Duration, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next_line(left) {
-                Some(l) => {
-                    let stop = done(&l);
-                    got.push(l);
-                    if stop {
-                        return got;
-                    }
-                }
-                None => panic!(
-                    "no {what} within {timeout:?}; session:\n{}",
-                    self.log.join("\n")
-                ),
-            }
-        }
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> Vec<String> {
-        self.until(timeout, "bestmove", |l| l.starts_with("bestmove"))
-    }
-
-    /// Sends `isready`; returns the lines before `readyok` and how long the answer took.
-    fn isready(&mut self) -> (Vec<String>, Duration) {
-        let t = Instant::now();
-        self.send("isready");
-        let mut lines = self.until(SOON, "readyok", |l| l == "readyok");
-        lines.pop();
-        (lines, t.elapsed())
-    }
-
-    /// Sends a bad line and checks it gets exactly one `info string` and leaves the engine answering.
-    fn expect_complaint(&mut self, line: &str) -> String {
-        self.send(line);
-        let (before, _) = self.isready();
-        let complaints: Vec<&String> = before
-            .iter()
-            .filter(|l| l.starts_with("info string"))
-            .collect();
-        assert_eq!(
-            complaints.len(),
-            1,
-            "'{line}' should give one info string, got {before:?}"
-        );
-        complaints[0].clone()
-    }
-
-    /// Sends `quit` and waits for the process to end.
-    fn quit(mut self) {
-        self.send("quit");
-        self.wait_exit(SOON);
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) -> Duration {
-        let t = Instant::now();
-        while t.elapsed() < timeout {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return t.elapsed();
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        let _ = self.child.kill();
-        panic!("corvid did not exit; session:\n{}", self.log.join("\n"));
-    }
-}
-
-impl Drop for Corvid {
-    fn drop(&mut self) {
-        // A failed test must not leave an engine running.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn count_bestmoves(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("bestmove")).count()
@@ -169,7 +47,7 @@ fn value_after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 fn handshake_lists_every_option() {
     let mut e = Corvid::start();
     e.send("uci");
-    let lines = e.until(SOON, "uciok", |l| l == "uciok");
+    let lines = e.until("uciok", SOON, |l| l == "uciok");
     assert!(lines[0].starts_with("id name Corvid"));
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for name in [
@@ -191,7 +69,7 @@ fn handshake_lists_every_option() {
             "no option {name} in {lines:?}"
         );
     }
-    let (before, _) = e.isready();
+    let before = e.isready();
     assert!(before.is_empty());
     e.quit();
 }
@@ -221,7 +99,7 @@ fn go_depth_reports_info_then_one_legal_bestmove() {
     }
     assert_legal_bestmove(lines.last().expect("bestmove"), &pos);
     // No second bestmove follows.
-    let (after, _) = e.isready();
+    let after = e.isready();
     assert_eq!(count_bestmoves(&after), 0, "{after:?}");
     e.quit();
 }
@@ -247,7 +125,7 @@ fn limits_nodes_movetime_mate_and_clock_each_end_with_one_bestmove() {
                 "{best}"
             );
         }
-        let (after, _) = e.isready();
+        let after = e.isready();
         assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
     }
     // A mate in 2 for White (Qh5-f7 style): `go mate 2` finds a mate score.
@@ -287,9 +165,9 @@ fn no_legal_move_gives_bestmove_none() {
     // While infinite, even a mated side waits for `stop` before answering.
     e.send("position fen R5k1/5ppp/8/8/8/8/8/K7 b - - 0 1");
     e.send("go infinite");
-    let (before, _) = e.isready();
+    let before = e.isready();
     std::thread::sleep(Duration::from_millis(100));
-    let (more, _) = e.isready();
+    let more = e.isready();
     assert_eq!(count_bestmoves(&before) + count_bestmoves(&more), 0);
     e.send("stop");
     let lines = e.bestmove(SOON);
@@ -305,7 +183,7 @@ fn isready_is_answered_at_once_mid_search_and_stop_ends_it() {
     std::thread::sleep(Duration::from_millis(300));
     let mut worst = Duration::ZERO;
     for _ in 0..5 {
-        let (before, took) = e.isready();
+        let (before, took) = e.isready_timed();
         assert_eq!(
             count_bestmoves(&before),
             0,
@@ -324,7 +202,7 @@ fn isready_is_answered_at_once_mid_search_and_stop_ends_it() {
         t.elapsed()
     );
     assert_legal_bestmove(lines.last().expect("bestmove"), &Position::startpos());
-    let (after, _) = e.isready();
+    let after = e.isready();
     assert_eq!(count_bestmoves(&after), 0);
     e.quit();
 }
@@ -344,7 +222,7 @@ fn stop_at_once_still_gives_exactly_one_bestmove() {
     // `stop` without a search, and a second `stop`, are harmless and silent.
     e.send("stop");
     e.send("stop");
-    let (after, _) = e.isready();
+    let after = e.isready();
     assert_eq!(count_bestmoves(&after), 0, "{after:?}");
     // A `go` during a search ends that search first: two gos, two bestmoves.
     e.send("go infinite");
@@ -363,7 +241,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
     std::thread::sleep(Duration::from_millis(400));
-    let (before, took) = e.isready();
+    let (before, took) = e.isready_timed();
     assert!(took < Duration::from_millis(100), "isready took {took:?}");
     assert_eq!(count_bestmoves(&before), 0, "answered while pondering");
     // After ponderhit the clock (2 s) runs: a move must come well within it.
@@ -378,7 +256,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     e.bestmove(SOON);
     // ponderhit with no search is ignored.
     e.send("ponderhit");
-    let (after, _) = e.isready();
+    let after = e.isready();
     assert_eq!(count_bestmoves(&after), 0);
     e.quit();
 }
@@ -396,7 +274,7 @@ fn quit_and_end_of_input_end_a_running_search() {
     let mut e = Corvid::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    e.stdin = None; // EOF
+    e.close_input();
     let took = e.wait_exit(SOON);
     assert!(took < Duration::from_millis(500), "EOF took {took:?}");
 }
@@ -422,7 +300,7 @@ fn options_accept_their_edges_and_refuse_beyond() {
         "setoption name Ponder value false",
     ] {
         e.send(ok);
-        let (before, _) = e.isready();
+        let before = e.isready();
         assert!(before.is_empty(), "'{ok}' gave {before:?}");
     }
     for bad in [
@@ -489,7 +367,7 @@ fn castling_text_follows_uci_chess960() {
         e.send(&format!("setoption name UCI_Chess960 value {mode}"));
         e.send(&format!("position fen {fen} moves {castle}"));
         e.send("d");
-        let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+        let lines = e.until("Fen line", SOON, |l| l.starts_with("Fen:"));
         let want = format!("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b {rights} - 1 1");
         assert_eq!(lines.last(), Some(&want));
     }
@@ -513,7 +391,7 @@ fn d_eval_perft_and_bench() {
     let mut e = Corvid::start();
     e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     e.send("go perft 3");
-    let lines = e.until(SOON * 4, "Nodes searched", |l| {
+    let lines = e.until("Nodes searched", SOON * 4, |l| {
         l.starts_with("Nodes searched")
     });
     assert_eq!(
@@ -531,7 +409,7 @@ fn d_eval_perft_and_bench() {
 
     e.send("position fen 4k3/8/8/8/8/8/8/4K2r w - - 0 1");
     e.send("d");
-    let lines = e.until(SOON, "Checkers", |l| l.starts_with("Checkers:"));
+    let lines = e.until("Checkers", SOON, |l| l.starts_with("Checkers:"));
     assert!(lines
         .iter()
         .any(|l| l == "Fen: 4k3/8/8/8/8/8/8/4K2r w - - 0 1"));
@@ -544,11 +422,11 @@ fn d_eval_perft_and_bench() {
     assert_eq!(lines.last().map(String::as_str), Some("Checkers: h1"));
 
     e.send("eval");
-    let (lines, _) = e.isready();
+    let lines = e.isready();
     assert!(!lines.is_empty(), "eval printed nothing");
 
     e.send("bench 2");
-    let lines = e.until(Duration::from_secs(60), "bench summary", |l| {
+    let lines = e.until("bench summary", Duration::from_secs(60), |l| {
         l.ends_with(" nps") && l.contains(" nodes ")
     });
     let last = lines.last().expect("summary");
@@ -595,7 +473,7 @@ fn malformed_input_gets_one_info_string_and_changes_nothing() {
     }
     // None of that changed the position.
     e.send("d");
-    let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    let lines = e.until("Fen line", SOON, |l| l.starts_with("Fen:"));
     assert_eq!(
         lines.last().map(String::as_str),
         Some("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
@@ -604,7 +482,7 @@ fn malformed_input_gets_one_info_string_and_changes_nothing() {
     let complaint = e.expect_complaint("position startpos moves e2e4 e7e5 e1e3 d7d5");
     assert!(complaint.contains("e1e3"), "{complaint}");
     e.send("d");
-    let lines = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    let lines = e.until("Fen line", SOON, |l| l.starts_with("Fen:"));
     assert_eq!(
         lines.last().map(String::as_str),
         Some("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
@@ -624,7 +502,7 @@ fn malformed_input_gets_one_info_string_and_changes_nothing() {
     // Empty and blank lines are silently ignored.
     e.send("");
     e.send("   \t ");
-    let (before, _) = e.isready();
+    let before = e.isready();
     assert!(before.is_empty(), "{before:?}");
     e.quit();
 }
@@ -650,10 +528,7 @@ fn go_before_position_searches_the_start_position() {
 fn xboard_first_line_switches_to_cecp() {
     // The CECP sessions themselves are tested in tests/xboard_session.rs; here only the switch: after
     // `xboard`, `protover 2` gets features, and a UCI command is an unknown CECP command.
-    let mut e = Corvid::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let features = e.until(SOON, "feature done=1", |l| l == "feature done=1");
+    let (mut e, features) = Corvid::start_cecp();
     assert!(
         features.iter().all(|l| l.starts_with("feature ")),
         "{features:?}"
@@ -669,9 +544,9 @@ fn makromachy_over_uci() {
     use corvid::makro::Position as MakroPosition;
     let mut e = Corvid::start();
     e.send("uci");
-    e.until(SOON, "uciok", |l| l == "uciok");
+    e.until("uciok", SOON, |l| l == "uciok");
     e.send("setoption name UCI_Variant value makromachy");
-    let announce = e.until(SOON, "variant line", |l| {
+    let announce = e.until("variant line", SOON, |l| {
         l.starts_with("info string variant")
     });
     assert_eq!(
@@ -702,14 +577,14 @@ fn makromachy_over_uci() {
     assert!(pos.parse_move(&best).is_ok(), "illegal bestmove {best}");
     // d shows the Makromachy FEN; go perft counts Makromachy moves.
     e.send("d");
-    let d = e.until(SOON, "Fen line", |l| l.starts_with("Fen:"));
+    let d = e.until("Fen line", SOON, |l| l.starts_with("Fen:"));
     assert_eq!(
         d.last().map(String::as_str),
         Some(format!("Fen: {}", pos.to_fen()).as_str())
     );
     e.send("position startpos");
     e.send("go perft 1");
-    let perft = e.until(SOON * 4, "Nodes searched", |l| {
+    let perft = e.until("Nodes searched", SOON * 4, |l| {
         l.starts_with("Nodes searched")
     });
     assert_eq!(perft.last().map(String::as_str), Some("Nodes searched: 62"));
@@ -722,5 +597,59 @@ fn makromachy_over_uci() {
     let mut chess = Position::startpos();
     chess.make_move(chess.parse_uci_move("e2e4").expect("legal"));
     assert_legal_bestmove(lines.last().expect("bestmove"), &chess);
+    e.quit();
+}
+
+/// `bench depth`'s node count (the first word of its last line).
+fn bench_nodes(e: &mut Corvid, depth: u32) -> u64 {
+    e.send(&format!("bench {depth}"));
+    let lines = e.until("bench summary", Duration::from_secs(120), |l| {
+        l.ends_with(" nps") && l.contains(" nodes ")
+    });
+    lines
+        .last()
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("node count")
+}
+
+#[test]
+fn tunables_lists_the_search_and_the_games_overrides() {
+    let mut e = Corvid::start();
+    e.send("tunables");
+    let lines = e.isready();
+    let want: Vec<String> = corvid::engine::tunables()
+        .iter()
+        .map(|t| t.spsa_line())
+        .collect();
+    assert_eq!(lines, want);
+    for line in [
+        "rfp_margin, int, 75.0, 37.0, 150.0, 5.65, 0.002",
+        "makro_qs_recapture_depth, int, 4.0, 2.0, 8.0, 0.50, 0.002",
+    ] {
+        assert!(lines.iter().any(|l| l == line), "no {line} in {lines:?}");
+    }
+    // Only a tuning build offers them as options (and accepts them).
+    e.send("uci");
+    let reply = e.until("uciok", SOON, |l| l == "uciok");
+    let spin = "option name makro_qs_recapture_depth type spin default 4 min 2 max 8";
+    assert_eq!(
+        reply.iter().any(|l| l == spin),
+        cfg!(feature = "tune"),
+        "{reply:?}"
+    );
+    if cfg!(feature = "tune") {
+        e.expect_complaint("setoption name makro_qs_recapture_depth value 9");
+        // The option reaches Makromachy's search: a lower recapture cap changes the bench's node count.
+        e.send("setoption name UCI_Variant value makromachy");
+        let default = bench_nodes(&mut e, 3);
+        let lib = corvid::tools::bench::run_kind(corvid::game::GameKind::Makromachy, Some(3));
+        assert_eq!(default, lib.nodes);
+        e.send("setoption name makro_qs_recapture_depth value 2");
+        assert!(e.isready().iter().all(|l| !l.starts_with("info string")));
+        assert_ne!(bench_nodes(&mut e, 3), default);
+    } else {
+        e.expect_complaint("setoption name makro_qs_recapture_depth value 3");
+    }
     e.quit();
 }

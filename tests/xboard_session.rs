@@ -4,100 +4,18 @@
 
 mod common;
 
+use common::child::{Corvid, LONG};
 use corvid::chess::Position;
-use std::io::Write;
-use std::process::{Child, ChildStdin};
-use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-const SOON: Duration = Duration::from_secs(5);
-
-struct Corvid {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    log: Vec<String>,
-    pings: u32,
-}
-
-impl Corvid {
-    /// Starts the binary and completes the CECP handshake.
-    fn start() -> Corvid {
-        let (child, stdin, lines) = common::spawn_corvid(&[]);
-        let mut c = Corvid {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-            pings: 0,
-        };
-        c.send("xboard");
-        c.send("protover 2");
-        let f = c.until("feature done=1", |l| l == "feature done=1");
-        assert!(f.iter().all(|l| l.starts_with("feature ")), "{f:?}");
-        c
-    }
-
-    fn send(&mut self, line: &str) {
-        self.log.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first for which `done` holds; fails after a generous deadline.
-    fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.log.push(l.clone());
-                    let stop = done(&l);
-                    got.push(l);
-                    if stop {
-                        return got;
-                    }
-                }
-                Err(_) => panic!("no '{what}'; session:\n{}", self.log.join("\n")),
-            }
-        }
-    }
-
-    /// Everything the engine says until it has processed all commands sent so far (ping/pong).
-    fn sync(&mut self) -> Vec<String> {
-        self.pings += 1;
-        let pong = format!("pong {}", self.pings);
-        self.send(&format!("ping {}", self.pings));
-        let mut lines = self.until(&pong, |l| l == pong);
-        lines.pop();
-        lines
-    }
-
-    /// Lines up to Corvid's move (or its resignation / draw acceptance / result).
-    fn until_move(&mut self) -> Vec<String> {
-        self.until("a move", |l| {
-            l.starts_with("move ")
-                || l == "resign"
-                || l.starts_with("1-0")
-                || l.starts_with("0-1")
-                || l.starts_with("1/2-1/2")
-        })
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let t = Instant::now();
-        while t.elapsed() < SOON {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success());
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("corvid did not quit");
-    }
+/// Starts the binary in CECP and checks that the handshake is all `feature` lines.
+fn start() -> Corvid {
+    let (e, features) = Corvid::start_cecp();
+    assert!(
+        features.iter().all(|l| l.starts_with("feature ")),
+        "{features:?}"
+    );
+    e
 }
 
 fn moved(lines: &[String]) -> Option<String> {
@@ -108,8 +26,8 @@ fn moved(lines: &[String]) -> Option<String> {
 
 #[test]
 fn handshake_ping_and_a_game_corvid_plays_black() {
-    let mut e = Corvid::start();
-    assert!(e.sync().is_empty());
+    let mut e = start();
+    assert!(e.ping().is_empty());
     e.send("new");
     e.send("st 0.1");
     e.send("post");
@@ -145,7 +63,7 @@ fn handshake_ping_and_a_game_corvid_plays_black() {
 
 #[test]
 fn bad_input_is_answered_and_changes_nothing() {
-    let mut e = Corvid::start();
+    let mut e = start();
     e.send("new");
     e.send("force");
     e.send("usermove e2e5");
@@ -156,7 +74,7 @@ fn bad_input_is_answered_and_changes_nothing() {
     e.send("option Nonsense=3");
     e.send("option ResignBelow=lots");
     e.send("variant shogi");
-    let lines = e.sync();
+    let lines = e.ping();
     assert_eq!(
         lines,
         vec![
@@ -172,7 +90,7 @@ fn bad_input_is_answered_and_changes_nothing() {
     );
     // Still the start position: e2e4 is legal.
     e.send("usermove e2e4");
-    assert!(e.sync().is_empty());
+    assert!(e.ping().is_empty());
     e.send("memory 8");
     e.send("cores 1");
     e.send("option MoveOverhead=20");
@@ -182,13 +100,13 @@ fn bad_input_is_answered_and_changes_nothing() {
     e.send("accepted memory");
     e.send("random");
     e.send("computer");
-    assert!(e.sync().is_empty());
+    assert!(e.ping().is_empty());
     e.quit();
 }
 
 #[test]
 fn garbage_never_stops_the_engine() {
-    let mut e = Corvid::start();
+    let mut e = start();
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let words = [
         "level",
@@ -238,24 +156,24 @@ fn garbage_never_stops_the_engine() {
     }
     e.send("force");
     e.send("new");
-    e.sync();
+    e.ping();
     e.send("force");
     e.send("usermove e2e4");
-    let lines = e.sync();
+    let lines = e.ping();
     assert!(lines.is_empty(), "{lines:?}");
     e.quit();
 }
 
 #[test]
 fn force_go_undo_remove_and_move_now() {
-    let mut e = Corvid::start();
+    let mut e = start();
     e.send("new");
     e.send("force");
     e.send("usermove e2e4");
     e.send("usermove e7e5");
     e.send("remove");
     e.send("sd 2");
-    assert!(e.sync().is_empty());
+    assert!(e.ping().is_empty());
     // Back at the start: `go` makes Corvid play White from there.
     e.send("go");
     let m = moved(&e.until_move()).expect("a move");
@@ -263,7 +181,7 @@ fn force_go_undo_remove_and_move_now() {
     e.send("force");
     e.send("undo");
     e.send("undo");
-    let lines = e.sync();
+    let lines = e.ping();
     assert_eq!(lines, vec!["Error (no move to take back): undo"]);
     // `?` ends a long search at once.
     e.send("new");
@@ -289,7 +207,7 @@ fn force_go_undo_remove_and_move_now() {
 
 #[test]
 fn automatic_endings_are_claimed() {
-    let mut e = Corvid::start();
+    let mut e = start();
     // Corvid's own capture leaves K v K.
     e.send("new");
     e.send("setboard 8/8/8/8/3r4/3K4/8/7k w - - 0 1");
@@ -297,7 +215,7 @@ fn automatic_endings_are_claimed() {
     e.send("go");
     let lines = e.until_move();
     assert_eq!(moved(&lines).as_deref(), Some("d3d4"), "{lines:?}");
-    let last = e.until("a result", |l| l.starts_with("1/2-1/2"));
+    let last = e.until("a result", LONG, |l| l.starts_with("1/2-1/2"));
     assert_eq!(
         last.last().map(String::as_str),
         Some("1/2-1/2 {Draw: no mate possible}")
@@ -307,7 +225,7 @@ fn automatic_endings_are_claimed() {
     e.send("new");
     e.send("setboard 7k/8/8/8/8/8/R7/K7 w - - 99 80");
     e.send("usermove a2b2");
-    assert_eq!(e.sync(), vec!["1/2-1/2 {Draw by fifty-move rule}"]);
+    assert_eq!(e.ping(), vec!["1/2-1/2 {Draw by fifty-move rule}"]);
 
     // The opponent's move makes the third occurrence.
     e.send("new");
@@ -317,7 +235,7 @@ fn automatic_endings_are_claimed() {
     }
     e.send("playother");
     e.send("usermove f6g8");
-    assert_eq!(e.sync(), vec!["1/2-1/2 {Draw by repetition}"]);
+    assert_eq!(e.ping(), vec!["1/2-1/2 {Draw by repetition}"]);
 
     // Checkmate by the opponent.
     e.send("new");
@@ -327,23 +245,23 @@ fn automatic_endings_are_claimed() {
     }
     e.send("playother");
     e.send("usermove d8h4");
-    assert_eq!(e.sync(), vec!["0-1 {Black mates}"]);
+    assert_eq!(e.ping(), vec!["0-1 {Black mates}"]);
     // Asked to move in the finished game, Corvid repeats the result rather than moving.
     e.send("go");
-    assert_eq!(e.sync(), vec!["0-1 {Black mates}"]);
+    assert_eq!(e.ping(), vec!["0-1 {Black mates}"]);
     e.quit();
 }
 
 #[test]
 fn draw_offers_both_ways_and_the_reoffer_rule() {
-    let mut e = Corvid::start();
+    let mut e = start();
     e.send("new");
     e.send("sd 3");
     // Corvid (Black) a queen down accepts: it answers `offer draw` and does not move.
     e.send("setboard 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
     e.send("draw");
     e.send("go");
-    let lines = e.until("the answer", |l| {
+    let lines = e.until("the answer", LONG, |l| {
         l == "offer draw" || l.starts_with("move ")
     });
     assert_eq!(
@@ -351,7 +269,7 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
         Some("offer draw"),
         "{lines:?}"
     );
-    assert!(e.sync().iter().all(|l| !l.starts_with("move ")));
+    assert!(e.ping().iter().all(|l| !l.starts_with("move ")));
 
     // After 1.e4 Corvid (Black) is not clearly worse: it declines and plays on.
     e.send("new");
@@ -379,7 +297,7 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     e.send("force");
     e.send("usermove a2a3");
     e.send("draw");
-    let lines = e.sync();
+    let lines = e.ping();
     assert_eq!(
         lines,
         vec!["# draw offer not valid: a new draw offer needs 1 more move(s) by the opponent since the last one"]
@@ -407,7 +325,7 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
 
 #[test]
 fn corvid_resigns_when_its_policy_says_so() {
-    let mut e = Corvid::start();
+    let mut e = start();
     e.send("new");
     e.send("option ResignBelow=500");
     e.send("option ResignMoves=1");
@@ -432,7 +350,7 @@ fn corvid_resigns_when_its_policy_says_so() {
 
 #[test]
 fn chess960_games() {
-    let mut e = Corvid::start();
+    let mut e = start();
     let fen = "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1";
     e.send("new");
     e.send("variant fischerandom");
@@ -465,12 +383,12 @@ fn chess960_games() {
 fn makromachy(e: &mut Corvid) -> Vec<String> {
     e.send("new");
     e.send("variant makromachy");
-    e.sync()
+    e.ping()
 }
 
 #[test]
 fn makromachy_variant_setup_pieces_and_a_game() {
-    let mut e = Corvid::start();
+    let mut e = start();
     let lines = makromachy(&mut e);
     let setup = lines
         .iter()
@@ -520,7 +438,7 @@ fn makromachy_variant_setup_pieces_and_a_game() {
     let lines = e.until_move();
     assert!(moved(&lines).is_some(), "{lines:?}");
     // Whatever followed (a result, if Corvid's move ended the game) is read before the next game.
-    e.sync();
+    e.ping();
     // `new` is standard chess again (CECP): e2e4 is a move, and Corvid answers with a chess move.
     e.send("new");
     e.send("st 0.1");
@@ -535,7 +453,7 @@ fn makromachy_variant_setup_pieces_and_a_game() {
 
 #[test]
 fn makromachy_comma_legs_castling_illegal_moves_and_results() {
-    let mut e = Corvid::start();
+    let mut e = start();
     makromachy(&mut e);
     e.send("force");
     // A Terror beside a Rook; the King with its a1 Dragon King.
@@ -555,7 +473,7 @@ fn makromachy_comma_legs_castling_illegal_moves_and_results() {
     e.send("setboard nonsense w - - 0 1");
     e.send("usermove n13n12");
     assert_eq!(
-        e.sync(),
+        e.ping(),
         vec![
             "Illegal move: h3h5",
             "Illegal move: g2h3,h3g2",
@@ -576,7 +494,7 @@ fn makromachy_comma_legs_castling_illegal_moves_and_results() {
     e.send("setboard 13k/14/12K1/14/14/14/14/14/14/14/14/14/14/R13 w - - 0 1");
     e.send("playother");
     e.send("usermove a1a14");
-    assert_eq!(e.sync(), vec!["1-0 {White mates}"]);
+    assert_eq!(e.ping(), vec!["1-0 {White mates}"]);
     // Repeating a position with a checking Eagle move loses, even the second time.
     e.send("force");
     e.send("setboard 4k9/14/14/14/14/14/14/14/14/14/14/14/14/K4L8 w - - 0 1");
@@ -585,12 +503,12 @@ fn makromachy_comma_legs_castling_illegal_moves_and_results() {
     }
     e.send("playother");
     e.send("usermove d2e2");
-    assert_eq!(e.sync(), vec!["0-1 {White repeats with an Eagle check}"]);
+    assert_eq!(e.ping(), vec!["0-1 {White repeats with an Eagle check}"]);
     // Bare Kings after Corvid's capture: it moves and claims the draw.
     e.send("force");
     e.send("setboard 13k/14/14/14/14/14/14/14/14/14/14/14/r13/K13 w - - 0 1");
     e.send("go");
-    let lines = e.until("a draw", |l| l.starts_with("1/2-1/2"));
+    let lines = e.until("a draw", LONG, |l| l.starts_with("1/2-1/2"));
     assert_eq!(moved(&lines).as_deref(), Some("a1a2"), "{lines:?}");
     assert_eq!(
         lines.last().map(String::as_str),

@@ -612,10 +612,18 @@ impl Drop for Engine {
     }
 }
 
-/// A search tunable set as an option (a tuning build: the cargo feature `tune`); otherwise no such option.
+/// Every tunable: the search's, then each game's values for the search parameters it overrides (their names
+/// start with the game's). The `tunables` command prints them; a `tune` build offers them as options.
+pub fn tunables() -> Vec<crate::tunables::Tunable> {
+    let mut all = crate::search::params::all();
+    all.extend(crate::makro::params::all());
+    all
+}
+
+/// A tunable set as an option (a tuning build: the cargo feature `tune`); otherwise no such option.
 fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
     #[cfg(feature = "tune")]
-    if let Some(t) = crate::search::params::all()
+    if let Some(t) = tunables()
         .into_iter()
         .find(|t| t.name.eq_ignore_ascii_case(name))
     {
@@ -625,7 +633,7 @@ fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
             value: v.to_string(),
             expected: "an integer".to_string(),
         })?;
-        if !crate::search::params::set(t.name, n) {
+        if !(crate::search::params::set(t.name, n) || crate::makro::params::set(t.name, n)) {
             return Err(OptionError::OutOfRange {
                 name: t.name,
                 value: n,

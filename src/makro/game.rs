@@ -151,8 +151,11 @@ impl<E: Evaluator> Game for MakroGameWith<E> {
     // squares it would be 368 M.
     const PIECE_INDICES: usize = KIND_COUNT;
     const SQUARES: usize = (FILES * RANKS) as usize;
-    // Without a cap, a crowded position's capture sequences ran to millions of quiescence nodes at depth 1.
-    const QS_RECAPTURE_DEPTH: u32 = 4;
+
+    #[inline(always)]
+    fn qs_recapture_depth() -> u32 {
+        super::params::makro_qs_recapture_depth()
+    }
 
     #[inline(always)]
     fn move_to_bits(m: Move) -> u32 {

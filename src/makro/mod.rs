@@ -19,6 +19,7 @@ pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod moves;
+pub mod params;
 pub mod pieces;
 pub mod position;
 pub mod xbetza;

@@ -1060,7 +1060,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut moves = 0;
         // Deep in quiescence only recaptures on the square of the last move are tried (games that ask for it:
         // Makromachy, where a hundred pieces can otherwise keep capturing for millions of nodes).
-        let recaptures_only = qdepth >= G::QS_RECAPTURE_DEPTH && !in_check;
+        let recaptures_only = qdepth >= G::qs_recapture_depth() && !in_check;
         let last_to = if ply > 0 {
             self.frames[ply - 1].ps.map(|p| p % G::SQUARES)
         } else {
@@ -1084,7 +1084,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if !self.game.legal_generated(m) {
                 continue;
             }
-            if G::QS_RECAPTURE_DEPTH != u32::MAX {
+            if G::qs_recapture_depth() != u32::MAX {
                 self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
             }
             self.game.make_move(m);

@@ -27,9 +27,10 @@ use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, Tran
 use crate::variants::ChessGame;
 use bulletformat::ChessBoard;
 use clap::Parser;
+use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -197,7 +198,24 @@ pub fn main(args: &[String]) -> ExitCode {
         }
     };
     let stop = AtomicBool::new(false);
-    match run(&config, &stop, &mut |line| eprint!("{line}")) {
+    // The bar counts toward the target: positions when one is set, else games, else an open-ended count.
+    let bar = match (config.positions, config.games) {
+        (Some(n), _) => super::progress::bar("datagen positions", Some(n)),
+        (None, Some(g)) => super::progress::bar("datagen games", Some(g)),
+        (None, None) => super::progress::bar("datagen positions", None),
+    };
+    let result = run(
+        &config,
+        &stop,
+        &mut |line| bar.suspend(|| eprint!("{line}")),
+        &bar,
+    );
+    // The last state stays on screen, with the cursor on the next line.
+    if !bar.is_hidden() {
+        bar.abandon();
+        eprintln!();
+    }
+    match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("datagen: {e}");
@@ -299,12 +317,14 @@ fn save_progress(out: &Path, p: &Progress) -> Result<(), String> {
     std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write progress: {e}"))
 }
 
-/// Runs datagen until a `--games`/`--positions` target or `stop`; `status` receives progress text. Returns
-/// the final progress (totals of the file).
+/// Runs datagen until a `--games`/`--positions` target or `stop`. Progress goes to `bar` when it is shown (its
+/// unit, as [`main`] chose it: positions when `--positions` is set, else games), otherwise `status` receives
+/// it as a line every half minute. Returns the final progress (totals of the file).
 fn run(
     config: &Config,
     stop: &AtomicBool,
     status: &mut dyn FnMut(&str),
+    bar: &ProgressBar,
 ) -> Result<Progress, String> {
     let net: Net = crate::eval::nnue::network_for_option(&config.eval)
         .map_err(|e| format!("--eval {}: {e}", config.eval))?;
@@ -322,13 +342,15 @@ fn run(
         ));
         return Ok(progress);
     }
-    let tty = std::io::stderr().is_terminal();
+    let shown = !bar.is_hidden();
+    let counts_games = config.positions.is_none() && config.games.is_some();
     let next_game = AtomicU64::new(progress.games);
     let finished = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded::<(u64, FinishedGame)>();
     let start = Instant::now();
     let start_positions = progress.positions;
     let mut result = Ok(());
+    show_on_bar(bar, &progress, counts_games, 0.0);
     std::thread::scope(|scope| {
         for _ in 0..config.threads {
             let tx = tx.clone();
@@ -390,7 +412,11 @@ fn run(
                 }
             }
             let over = finished.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed);
-            if over || last_status.elapsed() >= Duration::from_secs(if tty { 1 } else { 30 }) {
+            if shown {
+                let secs = start.elapsed().as_secs_f64().max(1e-3);
+                let rate = (progress.positions - start_positions) as f64 / secs;
+                show_on_bar(bar, &progress, counts_games, rate);
+            } else if over || last_status.elapsed() >= Duration::from_secs(30) {
                 last_status = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-3);
                 let rate = (progress.positions - start_positions) as f64 / secs;
@@ -404,11 +430,7 @@ fn run(
                     progress.black_wins,
                     secs
                 );
-                status(&if tty {
-                    format!("\r{line}  ")
-                } else {
-                    format!("{line}\n")
-                });
+                status(&format!("{line}\n"));
             }
             if over || disconnected {
                 break;
@@ -416,10 +438,22 @@ fn run(
         }
         finished.store(true, Ordering::Relaxed);
     });
-    if tty {
-        status("\n");
-    }
     result.map(|_| progress)
+}
+
+/// The totals on the bar: the count it was made for (games or positions), then the other count, the rate
+/// (positions a second) and White's wins, draws and losses.
+fn show_on_bar(bar: &ProgressBar, p: &Progress, counts_games: bool, rate: f64) {
+    let (count, other) = if counts_games {
+        (p.games, format!("positions {}", p.positions))
+    } else {
+        (p.positions, format!("games {}", p.games))
+    };
+    bar.set_position(count);
+    bar.set_message(format!(
+        "{other}  {rate:.0} pos/s  W/D/L {}/{}/{}",
+        p.white_wins, p.draws, p.black_wins
+    ));
 }
 
 /// A small deterministic generator (SplitMix64) for openings.
@@ -911,8 +945,20 @@ mod tests {
         let one = dir.join("one.bin");
         let two = dir.join("two.bin");
         let stop = AtomicBool::new(false);
-        let p1 = run(&config(&one, 6, 1), &stop, &mut |_| {}).expect("run");
-        let p2 = run(&config(&two, 6, 2), &stop, &mut |_| {}).expect("run");
+        let p1 = run(
+            &config(&one, 6, 1),
+            &stop,
+            &mut |_| {},
+            &ProgressBar::hidden(),
+        )
+        .expect("run");
+        let p2 = run(
+            &config(&two, 6, 2),
+            &stop,
+            &mut |_| {},
+            &ProgressBar::hidden(),
+        )
+        .expect("run");
         assert_eq!(p1.games, 6);
         assert_eq!(p1, p2);
         let a = std::fs::read(&one).expect("read");
@@ -941,13 +987,31 @@ mod tests {
         let whole = dir.join("whole.bin");
         let parts = dir.join("parts.bin");
         let stop = AtomicBool::new(false);
-        run(&config(&whole, 5, 1), &stop, &mut |_| {}).expect("run");
-        run(&config(&parts, 2, 1), &stop, &mut |_| {}).expect("first part");
+        run(
+            &config(&whole, 5, 1),
+            &stop,
+            &mut |_| {},
+            &ProgressBar::hidden(),
+        )
+        .expect("run");
+        run(
+            &config(&parts, 2, 1),
+            &stop,
+            &mut |_| {},
+            &ProgressBar::hidden(),
+        )
+        .expect("first part");
         // A half-written game after the last progress update is cut off on resume.
         let mut f = OpenOptions::new().append(true).open(&parts).expect("open");
         f.write_all(&[7u8; 45]).expect("write");
         drop(f);
-        let p = run(&config(&parts, 5, 2), &stop, &mut |_| {}).expect("resume");
+        let p = run(
+            &config(&parts, 5, 2),
+            &stop,
+            &mut |_| {},
+            &ProgressBar::hidden(),
+        )
+        .expect("resume");
         assert_eq!(p.games, 5);
         assert_eq!(
             std::fs::read(&whole).expect("read"),
@@ -956,7 +1020,7 @@ mod tests {
         // Other settings do not resume into the same file.
         let mut other = config(&parts, 6, 1);
         other.nodes = 301;
-        assert!(run(&other, &stop, &mut |_| {}).is_err());
+        assert!(run(&other, &stop, &mut |_| {}, &ProgressBar::hidden()).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -971,7 +1035,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut c = config(&dir.join("a.bin"), 1, 1);
         c.eval = dir.join("missing.nnue").display().to_string();
-        let e = run(&c, &stop, &mut |_| {}).expect_err("a missing network");
+        let e = run(&c, &stop, &mut |_| {}, &ProgressBar::hidden()).expect_err("a missing network");
         assert!(e.starts_with("--eval"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -1,5 +1,6 @@
 //! Command-line tools behind the `corvid` verbs: `bench`, `perft`/`divide`, the match runner (`corvid
-//! match`), `datagen` (self-play training data) and `genfens` (openings for OpenBench).
+//! match`), `datagen` (self-play training data) and `genfens` (openings for OpenBench); [`progress`] draws
+//! the progress bars of the long ones.
 
 // Engine output is untrusted input: the match runner reports it, never panics on it.
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -8,3 +9,4 @@ pub mod bench;
 pub mod datagen;
 pub mod genfens;
 pub mod perft;
+pub mod progress;

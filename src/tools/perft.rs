@@ -130,7 +130,8 @@ fn after<V: Variant>(pos: &V::Position, m: V::Move) -> V::Position {
     p
 }
 
-/// Progress on stderr: a self-overwriting line on a terminal, a line every few seconds otherwise.
+/// Progress on stderr once the run has taken `after`: a bar on a terminal ([`super::progress`]), a line every
+/// few seconds otherwise.
 fn progress(
     start: &Instant,
     after: Duration,
@@ -139,6 +140,7 @@ fn progress(
     stopped: Receiver<()>,
 ) {
     let tty = std::io::stderr().is_terminal();
+    let mut bar = None;
     let mut last_print = Instant::now();
     let mut printed = false;
     loop {
@@ -148,28 +150,35 @@ fn progress(
             break;
         }
         let elapsed = start.elapsed();
-        let interval = if tty { 250 } else { 3000 };
-        if elapsed < after || last_print.elapsed() < Duration::from_millis(interval) && printed {
+        if elapsed < after {
             continue;
         }
         let d = done.load(Ordering::Relaxed);
+        if tty {
+            bar.get_or_insert_with(|| {
+                let bar = super::progress::bar("perft", Some(total as u64));
+                bar.set_message("subtrees");
+                bar
+            })
+            .set_position(d as u64);
+            continue;
+        }
+        if last_print.elapsed() < Duration::from_millis(3000) && printed {
+            continue;
+        }
         let pct = 100.0 * d as f64 / total.max(1) as f64;
         let mut err = std::io::stderr().lock();
-        let line = format!(
+        let _ = writeln!(
+            err,
             "perft: {pct:5.1}% of the tree, {:.1} s",
             elapsed.as_secs_f64()
         );
-        let _ = if tty {
-            write!(err, "\r{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
         let _ = err.flush();
         last_print = Instant::now();
         printed = true;
     }
-    if printed && tty {
-        let _ = write!(std::io::stderr(), "\r{:60}\r", "");
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
 }
 

@@ -1,5 +1,6 @@
-//! The real `corvid` binary as a child process with a line log and deadlines on every wait (for the tests
-//! that drive many searches), built on [`super::spawn_corvid`].
+//! The real `corvid` binary as a child process, driven line by line, with a log of the session and a deadline
+//! on every wait: the harness of every test that talks to the engine over UCI or CECP. Built on
+//! [`super::spawn_corvid`].
 
 use std::io::Write;
 use std::process::{Child, ChildStdin};
@@ -9,6 +10,9 @@ use std::time::{Duration, Instant};
 /// Generous bound for what should take milliseconds (the test machines are shared and slow).
 pub const SOON: Duration = Duration::from_secs(10);
 
+/// Bound for a wait that includes a short search (a CECP move, a `pong` queued behind one).
+pub const LONG: Duration = Duration::from_secs(20);
+
 /// A running engine.
 pub struct Corvid {
     child: Child,
@@ -16,6 +20,8 @@ pub struct Corvid {
     lines: Receiver<String>,
     /// The last lines read and sent, for failure messages.
     log: Vec<String>,
+    /// CECP `ping` numbers used so far.
+    pings: u32,
 }
 
 impl Corvid {
@@ -27,7 +33,18 @@ impl Corvid {
             child,
             lines,
             log: Vec::new(),
+            pings: 0,
         }
+    }
+
+    /// Starts the binary in CECP: `xboard` and `protover 2`; returns it and the lines up to and including
+    /// `feature done=1`.
+    pub fn start_cecp() -> (Corvid, Vec<String>) {
+        let mut e = Corvid::start();
+        e.send("xboard");
+        e.send("protover 2");
+        let features = e.until("feature done=1", SOON, |l| l == "feature done=1");
+        (e, features)
     }
 
     fn remember(&mut self, line: String) {
@@ -44,6 +61,12 @@ impl Corvid {
         let stdin = self.stdin.as_mut().expect("stdin open");
         writeln!(stdin, "{line}").expect("write to corvid");
         stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's input (end of file), as a GUI that dies does.
+    pub fn close_input(&mut self) {
+        self.remember("> (end of input)".to_string());
+        self.stdin = None;
     }
 
     /// The next line, or None after `timeout`.
@@ -77,10 +100,61 @@ impl Corvid {
         }
     }
 
-    /// `isready` and the lines before its `readyok`.
-    pub fn sync(&mut self) -> Vec<String> {
+    /// UCI: the lines up to and including the next `bestmove`.
+    pub fn bestmove(&mut self, timeout: Duration) -> Vec<String> {
+        self.until("bestmove", timeout, |l| l.starts_with("bestmove"))
+    }
+
+    /// UCI: sends `isready`; the lines before its `readyok`.
+    pub fn isready(&mut self) -> Vec<String> {
+        self.isready_timed().0
+    }
+
+    /// UCI: sends `isready`; the lines before its `readyok`, and how long the answer took.
+    pub fn isready_timed(&mut self) -> (Vec<String>, Duration) {
+        let t = Instant::now();
         self.send("isready");
-        self.until("readyok", SOON, |l| l == "readyok")
+        let mut lines = self.until("readyok", SOON, |l| l == "readyok");
+        lines.pop();
+        (lines, t.elapsed())
+    }
+
+    /// UCI: sends a bad line, checks that it gets exactly one `info string` and leaves the engine answering,
+    /// and returns that line.
+    pub fn expect_complaint(&mut self, line: &str) -> String {
+        self.send(line);
+        let before = self.isready();
+        let complaints: Vec<&String> = before
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        if complaints.len() != 1 {
+            self.fail(&format!(
+                "'{line}' should give one info string, got {before:?}"
+            ));
+        }
+        complaints[0].clone()
+    }
+
+    /// CECP: everything the engine says until it has processed all commands sent so far (`ping`/`pong`).
+    pub fn ping(&mut self) -> Vec<String> {
+        self.pings += 1;
+        let pong = format!("pong {}", self.pings);
+        self.send(&format!("ping {}", self.pings));
+        let mut lines = self.until(&pong, LONG, |l| l == pong);
+        lines.pop();
+        lines
+    }
+
+    /// CECP: the lines up to Corvid's move (or its resignation, draw acceptance or a result).
+    pub fn until_move(&mut self) -> Vec<String> {
+        self.until("a move", LONG, |l| {
+            l.starts_with("move ")
+                || l == "resign"
+                || l.starts_with("1-0")
+                || l.starts_with("0-1")
+                || l.starts_with("1/2-1/2")
+        })
     }
 
     /// Panics with `why` and the tail of the session.
@@ -88,33 +162,40 @@ impl Corvid {
         panic!("{why}; session tail:\n{}", self.log.join("\n"))
     }
 
-    /// Ends the process (`quit`, then a kill if it lingers).
-    pub fn quit(mut self) {
-        if let Some(mut stdin) = self.stdin.take() {
-            let _ = writeln!(stdin, "quit");
-        }
-        let deadline = Instant::now() + SOON;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+    /// Waits for the process to end by itself, with success, and returns how long that took; panics (after
+    /// killing it) when it is still running after `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Duration {
+        let t = Instant::now();
+        while t.elapsed() < timeout {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                if !status.success() {
+                    self.fail(&format!("exit status {status}"));
+                }
+                return t.elapsed();
             }
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(2));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-        panic!("corvid did not quit");
+        self.fail("corvid did not exit")
+    }
+
+    /// Sends `quit` (the same word in UCI and CECP) and waits for the process to end with success.
+    pub fn quit(mut self) {
+        self.send("quit");
+        self.wait_exit(SOON);
     }
 }
 
 impl Drop for Corvid {
     fn drop(&mut self) {
+        // A failed test must not leave an engine running.
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
     }
 }
-
 /// The value after `key` in a whitespace-separated line.
 pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let mut it = line.split_whitespace();

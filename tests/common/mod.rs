@@ -1,11 +1,12 @@
-//! Helpers shared by the integration tests: a deterministic generator and the child-process harness.
+//! Helpers shared by the integration tests: a deterministic generator and the child-process harness (one-shot
+//! runs here, line-by-line sessions in [`child`]).
 // Each test binary includes this module and uses only part of it.
 #![allow(dead_code)]
 
 pub mod child;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 
 /// A small deterministic xorshift generator, so random games are the same on every run.
@@ -30,10 +31,31 @@ impl Rng {
     }
 }
 
+/// The path of the `corvid` binary under test.
+pub const CORVID: &str = env!("CARGO_BIN_EXE_corvid");
+
+/// Runs `corvid ARGS` to its end with `input` on stdin (then end of input): its status, stdout and stderr.
+/// `NO_COLOR` is removed, so what a test reads does not depend on the environment it runs in.
+pub fn run_corvid(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(CORVID)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start corvid");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A command that exits without reading its input closes the pipe: that is not a failure here.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().expect("corvid ends")
+}
+
 /// Starts the `corvid` binary with `args`, its stdout read line by line on a thread (so every wait can have
 /// a deadline) and its stderr discarded: the child, its stdin, and the lines.
 pub fn spawn_corvid(args: &[&str]) -> (Child, ChildStdin, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_corvid"))
+    let mut child = Command::new(CORVID)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

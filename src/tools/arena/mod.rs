@@ -29,12 +29,14 @@ pub use self::report::{elo, summary, Tally};
 use self::process::*;
 use self::referee::*;
 use self::report::*;
+use indicatif::ProgressBar;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self};
 
-/// Runs the match, printing a line per game and the summary to `out`. Returns the tally.
-pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
+/// Runs the match, printing a line per game and the summary to `out`, and counting the games on `bar` (see
+/// [`crate::tools::progress::bar`]; a hidden one shows nothing). Returns the tally.
+pub fn run(config: &MatchConfig, out: &mut dyn Write, bar: &ProgressBar) -> Result<Tally, String> {
     // Names first, from a trial start of each engine: it also fails early on a command that cannot work.
     let mut names: [String; 2] = [String::new(), String::new()];
     for e in 0..2 {
@@ -68,18 +70,21 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
         }
         None => None,
     };
-    let _ = writeln!(
-        out,
-        "{} games of {}, concurrency {}, A: {}, B: {}, openings: {} random plies (seed {})",
-        config.games,
-        config.variant.name(),
-        config.concurrency,
-        config.engines[0].limit,
-        config.engines[1].limit,
-        config.opening_plies,
-        config.seed
-    );
-    let _ = out.flush();
+    bar.suspend(|| {
+        let _ = writeln!(
+            out,
+            "{} games of {}, concurrency {}, A: {}, B: {}, openings: {} random plies (seed {})",
+            config.games,
+            config.variant.name(),
+            config.concurrency,
+            config.engines[0].limit,
+            config.engines[1].limit,
+            config.opening_plies,
+            config.seed
+        );
+        let _ = out.flush();
+    });
+    bar.set_message("games");
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<GameRecord>();
     let mut tally = Tally::default();
@@ -118,27 +123,39 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<Tally, String> {
             } else {
                 (&names[1], &names[0])
             };
-            let _ = writeln!(
-                out,
-                "[{}/{}] #{} {w} vs {b}: {} ({}) plies={} time={:.1}s | A: +{} ={} -{}",
-                tally.games(),
-                config.games,
-                record.index + 1,
-                record.result_str(),
-                record.reason(&names),
-                record.moves.len(),
-                record.duration.as_secs_f64(),
+            // The bar (on stderr) steps aside while the line goes to stdout, which may be the same terminal.
+            bar.suspend(|| {
+                let _ = writeln!(
+                    out,
+                    "[{}/{}] #{} {w} vs {b}: {} ({}) plies={} time={:.1}s | A: +{} ={} -{}",
+                    tally.games(),
+                    config.games,
+                    record.index + 1,
+                    record.result_str(),
+                    record.reason(&names),
+                    record.moves.len(),
+                    record.duration.as_secs_f64(),
+                    tally.wins,
+                    tally.draws,
+                    tally.losses
+                );
+                let _ = out.flush();
+            });
+            bar.set_position(u64::from(tally.games()));
+            bar.set_message(format!(
+                "games  A: +{} ={} -{}  score {:.1}%",
                 tally.wins,
                 tally.draws,
-                tally.losses
-            );
-            let _ = out.flush();
+                tally.losses,
+                100.0 * tally.score()
+            ));
             if let Some(file) = pgn.as_mut() {
                 let _ = file.write_all(pgn_text(config, &names, &record).as_bytes());
             }
             games.push(record);
         }
     });
+    bar.finish_and_clear();
     let _ = write!(out, "\n{}", summary(config, &names, &tally, &games));
     if let Some(path) = &config.pgn {
         let _ = writeln!(out, "PGN: {path}");

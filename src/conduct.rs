@@ -64,8 +64,15 @@ impl Default for Policy {
     }
 }
 
-/// Corvid's full strength on the `UCI_Elo` scale (what an unlimited Corvid counts as for contempt).
-pub const FULL_STRENGTH_ELO: u32 = 3000;
+/// Corvid's full strength on the `UCI_Elo` scale (what an unlimited Corvid counts as for contempt): the
+/// calibrated ceiling of `search::strength`.
+pub const FULL_STRENGTH_ELO: u32 = crate::search::strength::FULL_STRENGTH;
+
+/// Corvid's strength for contempt: its `UCI_Elo` setting when limited (a setting above the full engine counts
+/// as the full engine), else the full engine.
+pub fn own_strength(limit: Option<u32>) -> u32 {
+    limit.map_or(FULL_STRENGTH_ELO, |elo| elo.min(FULL_STRENGTH_ELO))
+}
 
 /// Contempt for an opponent `opponent_elo` strong when Corvid plays at `own_elo`: a tenth of a pawn for
 /// every 200 Elo Corvid is the stronger, at most one pawn; none against an equal or stronger opponent.
@@ -240,7 +247,10 @@ mod tests {
 
     #[test]
     fn contempt_follows_the_strength_gap() {
-        assert_eq!(contempt_cp(FULL_STRENGTH_ELO, 1500), 75);
+        assert_eq!(contempt_cp(3000, 1500), 75);
+        assert_eq!(own_strength(Some(1800)), 1800);
+        assert_eq!(own_strength(Some(3000)), FULL_STRENGTH_ELO);
+        assert_eq!(own_strength(None), FULL_STRENGTH_ELO);
         assert_eq!(contempt_cp(1500, 1500), 0);
         assert_eq!(contempt_cp(1500, 2500), 0);
         assert_eq!(contempt_cp(3000, 0), 100);

@@ -25,7 +25,7 @@ use crossbeam_channel::{unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use crate::conduct::{contempt_cp, FULL_STRENGTH_ELO};
+use crate::conduct::{contempt_cp, own_strength};
 pub use crate::conduct::{score_value, Conduct, Policy};
 
 /// The search's verdict on a position.
@@ -353,7 +353,7 @@ fn run_game<V: Board, R: BufRead, W: Write>(
         thinker: setup.thinker,
         conduct: Conduct::new(Policy {
             // Contempt from the strength gap: an unlimited Corvid against a club player plays on.
-            contempt_cp: contempt_cp(config.elo.unwrap_or(FULL_STRENGTH_ELO), config.opponent_elo),
+            contempt_cp: contempt_cp(own_strength(config.elo), config.opponent_elo),
             ..config.policy.clone()
         }),
         style: setup.style,

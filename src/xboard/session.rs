@@ -321,11 +321,8 @@ impl<W: Write> CecpSession<W> {
             Command::Rating { opponent, .. } => {
                 // Contempt against a weaker opponent, from Corvid's own strength setting; none when unknown.
                 let options = self.engine.options();
-                let own = if options.limit_strength {
-                    options.elo
-                } else {
-                    crate::conduct::FULL_STRENGTH_ELO
-                };
+                let own =
+                    crate::conduct::own_strength(options.limit_strength.then_some(options.elo));
                 self.conduct.policy.contempt_cp = if opponent > 0 {
                     crate::conduct::contempt_cp(own, opponent as u32)
                 } else {

@@ -365,6 +365,9 @@ fn cecp_thinking_ends_with_the_move_played() {
         if pos.legal_moves().is_empty() {
             continue;
         }
+        // A move that ends the game is followed by its result line: read it before the next game starts,
+        // or it would pass for this game's answer and the next search's move for the one after.
+        e.ping();
         e.send("new");
         e.send("force");
         e.send("post");
@@ -380,11 +383,12 @@ fn cecp_thinking_ends_with_the_move_played() {
             std::thread::sleep(Duration::from_millis(rng.below(10) as u64));
             e.send("?");
         }
+        // A draw offer comes before the move, so it does not end the wait.
         let lines = e.until("a move", SOON, |l| {
-            l.starts_with("move ") || l == "resign" || l == "offer draw" || l.contains(" {")
+            l.starts_with("move ") || l == "resign" || l.contains(" {")
         });
         let Some(played) = lines.last().and_then(|l| l.strip_prefix("move ")) else {
-            // Resigned or accepted a draw: nothing played to compare.
+            // Resigned, or the game was over: nothing played to compare.
             continue;
         };
         let Ok(m) = pos

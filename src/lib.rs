@@ -10,6 +10,7 @@ pub mod game;
 pub mod makro;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod play;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod tb;

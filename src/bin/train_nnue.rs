@@ -20,8 +20,6 @@ mod net;
 mod optim;
 #[path = "train_nnue/quant.rs"]
 mod quant;
-#[path = "train_nnue/rng.rs"]
-mod rng;
 #[cfg(test)]
 #[path = "train_nnue/tests.rs"]
 mod tests;

@@ -22,6 +22,7 @@
 
 use crate::chess::{Color, Move, MoveKind, PieceType, Position, Square};
 use crate::eval::nnue::{Network, NnueEval};
+use crate::rng::Rng;
 use crate::rules::{automatic_ending, Outcome};
 use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
 use crate::variants::ChessGame;
@@ -456,30 +457,6 @@ fn show_on_bar(bar: &ProgressBar, p: &Progress, counts_games: bool, rate: f64) {
     ));
 }
 
-/// A small deterministic generator (SplitMix64) for openings.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator started from `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
-
 /// The back rank of Chess960 start position number `n` (0..960), in the standard numbering: the bishops'
 /// squares from `n`'s first two base-4 digits, the queen from the next base-6 digit, the knights from the
 /// remaining 0..10, and rook, king, rook on the three squares left.
@@ -563,12 +540,12 @@ fn start_position(starts: Starts, rng: &mut Rng) -> Position {
     let fen = match starts {
         Starts::Standard => return Position::startpos(),
         Starts::Chess960 => {
-            let r = chess960_back_rank(rng.below(960) as u32);
+            let r = chess960_back_rank(rng.below_mod(960) as u32);
             start_fen(&r, &r)
         }
         Starts::Dfrc => start_fen(
-            &chess960_back_rank(rng.below(960) as u32),
-            &chess960_back_rank(rng.below(960) as u32),
+            &chess960_back_rank(rng.below_mod(960) as u32),
+            &chess960_back_rank(rng.below_mod(960) as u32),
         ),
     };
     Position::from_fen(&fen, true).unwrap_or_else(|_| Position::startpos())
@@ -584,7 +561,7 @@ pub fn random_line(start: Position, plies: u32, rng: &mut Rng) -> Vec<Position> 
             break;
         }
         let mut next = pos;
-        next.make_move(moves.as_slice()[rng.below(moves.len())]);
+        next.make_move(moves.as_slice()[rng.below_mod(moves.len())]);
         line.push(next);
     }
     line

@@ -7,8 +7,9 @@
 //! side to move has a legal move, and a short search scores it within ±[`MAX_SCORE`] cp (balanced); the same
 //! seed gives the same openings.
 
-use super::datagen::{random_line, random_opening, Rng, Starts};
+use super::datagen::{random_line, random_opening, Starts};
 use crate::chess::Position;
+use crate::rng::Rng;
 use crate::rules::automatic_ending;
 use crate::search::{Score, Searcher, TranspositionTable};
 use crate::variants::ChessGame;
@@ -124,7 +125,7 @@ pub fn run(request: &Request, out: &mut dyn Write) -> Result<(), String> {
         let mut chosen = None;
         for _ in 0..ATTEMPTS {
             let line = match &book {
-                Some(b) => random_line(b[rng.below(b.len())], BOOK_PLIES, &mut rng),
+                Some(b) => random_line(b[rng.below_mod(b.len())], BOOK_PLIES, &mut rng),
                 None => random_opening(starts, RANDOM_PLIES, &mut rng),
             };
             let Some(&last) = line.last() else { continue };

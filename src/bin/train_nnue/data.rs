@@ -1,8 +1,8 @@
 //! Training data: bulletformat `ChessBoard` records (32 bytes, side-to-move relative, see
 //! `notes/NNUE_FORMAT.md`), their Chess768 features, the blended target and the validation split.
 
-use crate::rng::{mix, Rng};
 use bulletformat::ChessBoard;
+use corvid::rng::{mix, Rng};
 use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;

@@ -4,8 +4,8 @@
 //! so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one array.
 
 use crate::data::{features, sigmoid, target, Features, INPUTS};
-use crate::rng::Rng;
 use bulletformat::ChessBoard;
+use corvid::rng::Rng;
 
 /// The float parameters of a network with `hidden` lanes per perspective.
 #[derive(Clone, Debug, PartialEq)]

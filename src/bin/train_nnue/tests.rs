@@ -5,10 +5,10 @@ use crate::data::{self, features, synthetic, Features, INPUTS};
 use crate::net::{batch_gradients, mean_loss, Net, Worker};
 use crate::optim::{Checkpoint, LrSchedule, Schedule};
 use crate::quant::{self, fnv1a64, QuantNet};
-use crate::rng::Rng;
 use crate::train::{self, Config};
 use bulletformat::{BulletFormat, ChessBoard};
 use corvid::chess::Position;
+use corvid::rng::Rng;
 
 /// A network with weights large enough that accumulators fall below 0, inside (0, 1) and above 1.
 fn spread_net(hidden: usize, seed: u64) -> Net {

@@ -592,7 +592,7 @@ mod tests {
     fn incremental_features_match_a_recount() {
         // Random games from the start: after every move the counts kept by `put`/`remove` equal the features
         // counted piece by piece (captures, promotions, castling, hit-and-run and e.p. all pass through).
-        let mut seed = 0x1234_5678_9ABC_DEF1_u64;
+        let mut rng = crate::rng::Rng::new(0x1234_5678_9ABC_DEF1);
         for _game in 0..6 {
             let mut pos = Position::startpos();
             for _ply in 0..160 {
@@ -621,14 +621,11 @@ mod tests {
                     break;
                 }
                 // Prefer captures and promotions now and then, so material changes hands.
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
                 let noisy = pos.legal_noisy_moves();
-                let m = if !noisy.is_empty() && seed.is_multiple_of(3) {
-                    noisy[(seed >> 8) as usize % noisy.len()]
+                let m = if !noisy.is_empty() && rng.below(3) == 0 {
+                    noisy[rng.below(noisy.len())]
                 } else {
-                    moves[(seed >> 8) as usize % moves.len()]
+                    moves[rng.below(moves.len())]
                 };
                 pos.make_move(m);
             }

@@ -65,8 +65,8 @@ impl Strength {
         let ((e0, n0, t0), (e1, n1, t1)) = (ANCHORS[i], ANCHORS[i + 1]);
         let f = f64::from(elo - e0) / f64::from(e1 - e0);
         let nodes = if n1 == u64::MAX {
-            // The last stretch ends at the full engine: no budget once there, geometric growth before.
-            (elo < e1).then(|| (n0 as f64 * 10f64.powf(f * 2.0)) as u64)
+            // The last stretch ends at the full engine (returned above): grow a hundredfold towards it.
+            Some((n0 as f64 * 10f64.powf(f * 2.0)) as u64)
         } else {
             Some((n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64)
         };

@@ -32,7 +32,7 @@ usage: scripts/train_net.sh [options]
   --skip-train         use an existing net (--net FILE, --checkpoint C, or RUN/train/final.nnue)
   --hidden H           accumulator width (default 256)
   --epochs E           (default 20)
-  --lambda L           result weight in the target (default 0.3)
+  --lambda L           result weight in the target (default 0.0)
   --lr LR              peak AdamW learning rate (default 0.001)
   --threads T          training threads (default: all cores)
   --train-args "..."   more options for `train_nnue train` (e.g. "--val v.bin --batch 32768")
@@ -52,7 +52,7 @@ run_dir="nnue-runs/net-$(date -u +%Y%m%d-%H%M%S)"
 dry=0 skip_datagen=0 skip_train=0 skip_install=0 skip_sprt=0
 data="" positions=5000000 nodes=5000 seed=1
 datagen_threads="$(nproc)" threads="$(nproc)"
-hidden=256 epochs=20 lambda=0.3 lr=0.001 train_args=""
+hidden=256 epochs=20 lambda=0.0 lr=0.001 train_args=""
 checkpoint="" net="" old="" sprt_args="--elo0 0 --elo1 5 --tc 10+0.1"
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -2,7 +2,7 @@
 //! CPU, multithreaded, in plain Rust. The data, the features, the network and the net file follow
 //! `nets/FORMAT.md` (the contract with datagen and the engine).
 //!
-//! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01] [--hidden 256] [--epochs 20] ...`
+//! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256] ...`
 //!   trains with AdamW on the MSE between sigmoid(y) and `lambda * result + (1 - lambda) * sigmoid(score /
 //!   400)`; after every epoch it prints train and validation loss and writes `epochN.ckpt` (float weights
 //!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
@@ -88,11 +88,16 @@ struct TrainArgs {
     /// Fraction of the data held out for validation when there is no --val (chosen by --seed).
     #[arg(long, default_value_t = 0.01)]
     val_fraction: f64,
+    /// Records per held-out block: whole runs of consecutive positions (whole games, as datagen writes
+    /// them) go to validation, so it measures play on unseen games. 1 holds out single positions.
+    #[arg(long, default_value_t = 4096)]
+    val_block: usize,
     /// Accumulator width H per perspective (a multiple of 8, 8..=4096); default 256, or the checkpoint's.
     #[arg(long)]
     hidden: Option<usize>,
-    /// Weight of the game result in the target (0: scores only, 1: results only).
-    #[arg(long, default_value_t = 0.3)]
+    /// Weight of the game result in the target (0: scores only, 1: results only). 0 by default: on 2 M
+    /// positions (20 k games) a net at 0.3 memorised the games' results and lost to the HCE, one at 0 beat it.
+    #[arg(long, default_value_t = 0.0)]
     lambda: f32,
     /// Peak AdamW learning rate.
     #[arg(long, default_value_t = 0.001)]
@@ -204,7 +209,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             report_load("validation", std::slice::from_ref(path), &v);
             v.records
         }
-        None => data::split_validation(&mut records, a.val_fraction, a.seed),
+        None => data::split_validation(&mut records, a.val_fraction, a.seed, a.val_block),
     };
     let threads = a
         .threads

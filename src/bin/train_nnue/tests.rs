@@ -252,7 +252,7 @@ fn net_file_size_header_and_checksum() {
 #[test]
 fn training_lowers_validation_loss() {
     let mut records = synthetic(6000, 41);
-    let val = data::split_validation(&mut records, 0.1, 3);
+    let val = data::split_validation(&mut records, 0.1, 3, 1);
     assert!(val.len() > 450 && val.len() < 750, "held out {}", val.len());
     let cfg = quiet_config(10, 128, 0.01);
     let s = train::train(&cfg, train::fresh(32, 3), &records, &val).expect("training");
@@ -385,6 +385,36 @@ fn data_features_match_the_engine_formula() {
     assert!(compared > 100, "only {compared} legal positions compared");
 }
 
+#[test]
+fn validation_is_held_out_in_whole_aligned_blocks() {
+    // Each record's score is its index, so the held-out indices can be read back.
+    let mut records = synthetic(20_000, 9);
+    for (i, r) in records.iter_mut().enumerate() {
+        r.score = i as i16;
+    }
+    let val = data::split_validation(&mut records, 0.2, 4, 100);
+    let held: Vec<usize> = val.iter().map(|r| r.score as usize).collect();
+    assert!(
+        held.len() > 2000 && held.len() < 6000,
+        "held out {}",
+        held.len()
+    );
+    assert_eq!(held.len() % 100, 0, "only whole blocks are held out");
+    for run in held.chunks(100) {
+        assert_eq!(
+            run[0] % 100,
+            0,
+            "a block starts at a multiple of the block size"
+        );
+        assert!(
+            run.windows(2).all(|w| w[1] == w[0] + 1),
+            "a block is consecutive"
+        );
+    }
+    assert_eq!(records.len() + val.len(), 20_000);
+    assert!(records.iter().all(|r| !held.contains(&(r.score as usize))));
+}
+
 fn sorted(v: &[u16]) -> Vec<u16> {
     let mut v = v.to_vec();
     v.sort_unstable();
@@ -396,14 +426,14 @@ fn validation_split_and_shuffle_are_deterministic() {
     let base = synthetic(2000, 81);
     let (mut a, mut b) = (base.clone(), base.clone());
     let (va, vb) = (
-        data::split_validation(&mut a, 0.05, 5),
-        data::split_validation(&mut b, 0.05, 5),
+        data::split_validation(&mut a, 0.05, 5, 1),
+        data::split_validation(&mut b, 0.05, 5, 1),
     );
     assert_eq!((&a, &va), (&b, &vb));
     assert_eq!(a.len() + va.len(), base.len());
     let mut c = base.clone();
     assert_ne!(
-        data::split_validation(&mut c, 0.05, 6),
+        data::split_validation(&mut c, 0.05, 6, 1),
         va,
         "another seed holds out other positions"
     );

@@ -278,18 +278,20 @@ fn wdl_of(r: WdlProbeResult) -> Wdl {
     }
 }
 
-/// The WDL verdict for `pos` as if its 50-move count were zero (the WDL tables know no other), when the
-/// loaded tables cover it.
-pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
+/// Runs `probe` on the loaded tables and `pos`'s bitboards, when the tables cover `pos`.
+fn with_tables<T>(pos: &Position, probe: impl FnOnce(&Loaded, &Board) -> Option<T>) -> Option<T> {
     if !covered(pos) {
         return None;
     }
     let guard = TABLES.read().unwrap_or_else(|e| e.into_inner());
-    let loaded = guard.as_ref()?;
-    let b = Board::of(pos);
-    loaded
-        .tables
-        .probe_wdl(
+    probe(guard.as_ref()?, &Board::of(pos))
+}
+
+/// The WDL verdict for `pos` as if its 50-move count were zero (the WDL tables know no other), when the
+/// loaded tables cover it.
+pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
+    with_tables(pos, |loaded, b| {
+        let r = loaded.tables.probe_wdl(
             b.white,
             b.black,
             b.kings,
@@ -300,23 +302,16 @@ pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
             b.pawns,
             b.ep,
             b.white_to_move,
-        )
-        .ok()
-        .map(wdl_of)
+        );
+        r.ok().map(wdl_of)
+    })
 }
 
 /// The library's root probe: the position's own value and one value per legal move.
 fn probe_root_raw(pos: &Position) -> Option<pyrrhic_rs::DtzProbeResult> {
-    if !covered(pos) {
-        return None;
-    }
-    let guard = TABLES.read().unwrap_or_else(|e| e.into_inner());
-    let loaded = guard.as_ref()?;
-    let _one_at_a_time = ROOT_PROBE.lock().unwrap_or_else(|e| e.into_inner());
-    let b = Board::of(pos);
-    loaded
-        .tables
-        .probe_root(
+    with_tables(pos, |loaded, b| {
+        let _one_at_a_time = ROOT_PROBE.lock().unwrap_or_else(|e| e.into_inner());
+        let r = loaded.tables.probe_root(
             b.white,
             b.black,
             b.kings,
@@ -328,8 +323,9 @@ fn probe_root_raw(pos: &Position) -> Option<pyrrhic_rs::DtzProbeResult> {
             u32::from(pos.halfmove_clock().min(255)),
             b.ep,
             b.white_to_move,
-        )
-        .ok()
+        );
+        r.ok()
+    })
 }
 
 /// Signed DTZ from a WDL and an unsigned distance: positive when the side to move wins (cursed or not).

@@ -22,7 +22,7 @@ mod tests;
 
 pub use self::config::{parse_args, split_command, EngineSpec, Limit, MatchConfig, MATCH_USAGE};
 pub use self::referee::{
-    allowed_time, hang_after, random_openings, Clock, Ending, Forfeit, GameRecord, Termination,
+    allowed_time, hang_after, random_openings, Clock, Ending, Forfeit, GameRecord, Verdict,
 };
 pub use self::report::{elo, summary, Tally};
 

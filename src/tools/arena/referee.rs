@@ -172,9 +172,9 @@ pub(super) fn go_command(limit: Limit, clocks: &[Option<Clock>; 2], mover: Color
 // ---------------------------------------------------------------------------------------------------------
 // Games.
 
-/// How a game ended.
+/// How a game ended, as the referee rules it (the rules' own endings are `rules::Termination`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
+pub enum Verdict {
     /// By the rules of the game.
     Rules(String),
     /// The ply cap was reached: adjudicated a draw.
@@ -196,7 +196,7 @@ pub struct GameRecord {
     pub a_white: bool,
     /// `None` for a draw.
     pub winner: Option<Color>,
-    pub termination: Termination,
+    pub termination: Verdict,
     /// The moves as text, opening included.
     pub moves: Vec<String>,
     pub opening_plies: usize,
@@ -236,9 +236,9 @@ impl GameRecord {
     /// The termination in words, with engine names for forfeits.
     pub fn reason(&self, names: &[String; 2]) -> String {
         match &self.termination {
-            Termination::Rules(r) => r.clone(),
-            Termination::MaxPlies(n) => format!("adjudicated draw: {n}-ply cap"),
-            Termination::Forfeit {
+            Verdict::Rules(r) => r.clone(),
+            Verdict::MaxPlies(n) => format!("adjudicated draw: {n}-ply cap"),
+            Verdict::Forfeit {
                 engine,
                 kind,
                 detail,
@@ -285,7 +285,7 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>;
         index: setup.index,
         a_white,
         winner: None,
-        termination: Termination::Rules(String::new()),
+        termination: Verdict::Rules(String::new()),
         moves: Vec::new(),
         opening_plies: setup.opening.len(),
         duration: Duration::ZERO,
@@ -306,7 +306,7 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>;
         let a_color = if a_white { Color::White } else { Color::Black };
         let loser = if engine == 0 { a_color } else { a_color.flip() };
         record.winner = Some(loser.flip());
-        record.termination = Termination::Forfeit {
+        record.termination = Verdict::Forfeit {
             engine,
             kind: f.kind,
             detail: f.detail,
@@ -328,11 +328,11 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>;
     loop {
         if let Some(end) = game.outcome() {
             record.winner = end.winner;
-            record.termination = Termination::Rules(end.reason);
+            record.termination = Verdict::Rules(end.reason);
             break;
         }
         if record.moves.len() >= config.max_plies {
-            record.termination = Termination::MaxPlies(config.max_plies);
+            record.termination = Verdict::MaxPlies(config.max_plies);
             break;
         }
         let mover = game.side_to_move();

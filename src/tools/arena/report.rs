@@ -29,12 +29,12 @@ impl Tally {
             self.draws += 1;
         }
         match &game.termination {
-            Termination::Rules(r) => match self.terminations.iter_mut().find(|(t, _)| t == r) {
+            Verdict::Rules(r) => match self.terminations.iter_mut().find(|(t, _)| t == r) {
                 Some((_, n)) => *n += 1,
                 None => self.terminations.push((r.clone(), 1)),
             },
-            Termination::MaxPlies(_) => self.capped += 1,
-            Termination::Forfeit { engine, kind, .. } => {
+            Verdict::MaxPlies(_) => self.capped += 1,
+            Verdict::Forfeit { engine, kind, .. } => {
                 let k = Forfeit::ALL.iter().position(|f| f == kind).unwrap_or(0);
                 self.forfeits[*engine][k] += 1;
             }

@@ -115,7 +115,7 @@ fn arguments_need_engines_and_limits() {
     assert!(parse_args(&args("--engine-a x --engine-b y --tc 1 --games")).is_err());
 }
 
-fn game(a_white: bool, winner: Option<Color>, termination: Termination) -> GameRecord {
+fn game(a_white: bool, winner: Option<Color>, termination: Verdict) -> GameRecord {
     GameRecord {
         index: 0,
         a_white,
@@ -134,16 +134,16 @@ fn game(a_white: bool, winner: Option<Color>, termination: Termination) -> GameR
 
 #[test]
 fn tally_counts_from_a_side() {
-    let mate = || Termination::Rules("checkmate".into());
+    let mate = || Verdict::Rules("checkmate".into());
     let mut t = Tally::default();
     t.add(&game(true, Some(Color::White), mate()));
     t.add(&game(false, Some(Color::White), mate()));
     t.add(&game(false, Some(Color::Black), mate()));
-    t.add(&game(true, None, Termination::MaxPlies(10)));
+    t.add(&game(true, None, Verdict::MaxPlies(10)));
     t.add(&game(
         true,
         Some(Color::Black),
-        Termination::Forfeit {
+        Verdict::Forfeit {
             engine: 0,
             kind: Forfeit::Illegal,
             detail: String::new(),
@@ -152,7 +152,7 @@ fn tally_counts_from_a_side() {
     t.add(&game(
         false,
         Some(Color::Black),
-        Termination::Forfeit {
+        Verdict::Forfeit {
             engine: 1,
             kind: Forfeit::Hang,
             detail: String::new(),

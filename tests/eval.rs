@@ -63,7 +63,7 @@ fn mirror(fen: &str) -> String {
 /// Many positions: the fixed ones and the positions along deterministic pseudo-random games from them.
 fn positions() -> Vec<Position> {
     let mut out = Vec::new();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = corvid::rng::Rng::new(0x9e37_79b9_7f4a_7c15);
     for fen in FENS {
         let mut pos = Position::from_fen(fen, false).expect("valid FEN");
         out.push(pos);
@@ -72,10 +72,7 @@ fn positions() -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos.make_move(moves[(seed % moves.len() as u64) as usize]);
+            pos.make_move(moves[rng.below(moves.len())]);
             out.push(pos);
         }
     }

@@ -5,6 +5,7 @@
 mod common;
 
 use common::child::{Corvid, LONG};
+use common::Rng;
 use corvid::chess::Position;
 use std::time::{Duration, Instant};
 
@@ -107,7 +108,7 @@ fn bad_input_is_answered_and_changes_nothing() {
 #[test]
 fn garbage_never_stops_the_engine() {
     let mut e = start();
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let words = [
         "level",
         "st",
@@ -144,11 +145,8 @@ fn garbage_never_stops_the_engine() {
     ];
     for _ in 0..300 {
         let mut line = String::new();
-        for _ in 0..(seed % 5) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            line.push_str(words[(seed % words.len() as u64) as usize]);
+        for _ in 0..rng.below(5) {
+            line.push_str(rng.pick(&words));
             line.push(' ');
         }
         // Never `quit`; `go` may start a search, which `force` or the next `new` ends.

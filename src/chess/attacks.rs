@@ -178,22 +178,14 @@ pub fn pawn_attacks_bb(color: Color, pawns: Bitboard) -> Bitboard {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::rng::Rng;
 
     #[test]
     fn slider_tables_match_ray_walks() {
-        let mut rng = Rng(12345);
+        let mut rng = Rng::new(12345);
         for s in 0..64u8 {
             for _ in 0..300 {
-                let occ = rng.next() & rng.next();
+                let occ = rng.next_u64() & rng.next_u64();
                 let sq = Square(s);
                 assert_eq!(
                     rook_attacks(sq, occ),

@@ -819,13 +819,8 @@ mod tests {
     /// `gives_check` (scratch board) agrees with playing the move and asking the position.
     #[test]
     fn gives_check_agrees_with_making_the_move() {
-        let mut seed = 0x000C_4EC4_u64;
-        let mut next_rand = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(0x000C_4EC4);
+        let mut next_rand = || rng.next_u64();
         let mut checks = 0;
         for _ in 0..30 {
             let mut pos = Position::startpos();
@@ -854,13 +849,8 @@ mod tests {
     /// Noisy-only generation yields exactly the captures and promotions of full generation.
     #[test]
     fn noisy_generation_matches_filtered_full_generation() {
-        let mut seed = 0x0BAD_5EED_u64;
-        let mut next_rand = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(0x0BAD_5EED);
+        let mut next_rand = || rng.next_u64();
         for _ in 0..30 {
             let mut pos = Position::startpos();
             for _ in 0..200 {
@@ -888,13 +878,8 @@ mod tests {
 
     #[test]
     fn fast_legality_filter_agrees_with_playing_the_move() {
-        let mut seed = 0x0DDB_A11C_AFE0_u64;
-        let mut next_rand = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::rng::Rng::new(0x0DDB_A11C_AFE0);
+        let mut next_rand = || rng.next_u64();
         let mut checked = 0;
         for _ in 0..120 {
             let mut pos = Position::startpos();

@@ -209,7 +209,8 @@ pub fn wdl(v: i32) -> (u32, u32, u32) {
 /// Per-engine search state: history tables per thread, kept between searches.
 pub struct Searcher<G: Game> {
     histories: Vec<Histories<G::Move>>,
-    rng: u64,
+    /// Seeded from the clock: only for the limited-strength move choice.
+    rng: crate::rng::Rng,
 }
 
 impl<G: Game> Default for Searcher<G> {
@@ -223,10 +224,11 @@ impl<G: Game> Searcher<G> {
     pub fn new() -> Self {
         Searcher {
             histories: Vec::new(),
-            rng: 0x9E37_79B9_7F4A_7C15
-                ^ std::time::SystemTime::now()
+            rng: crate::rng::Rng::new(
+                std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64),
+            ),
         }
     }
 
@@ -235,14 +237,6 @@ impl<G: Game> Searcher<G> {
         for h in &mut self.histories {
             h.clear();
         }
-    }
-
-    fn next_random(&mut self) -> u64 {
-        // xorshift64*: only for the limited-strength move choice.
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
     /// Searches `root` and returns the best move. Blocking; reports through `report` (called from the search
@@ -441,7 +435,7 @@ impl<G: Game> Searcher<G> {
                     .map(|rm| rm.display_score())
                     .take_while(|&s| s != -INFINITY)
                     .collect();
-                let random = (self.next_random() >> 11) as f64 / (1u64 << 53) as f64;
+                let random = self.rng.next_f64();
                 strength.choose(&scores, MATE_BOUND, random)
             }
             None => 0,

@@ -288,19 +288,16 @@ mod tests {
         use crate::makro::Position as MakroPosition;
         use crate::variants::MakroGame;
         let mut pos = MakroPosition::startpos();
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         let (mut checked, mut rejected) = (0, 0);
         for ply in 0..300 {
             let legal = pos.legal_moves();
             if legal.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
             let game = MakroGame::new(pos.clone());
             let hist = Histories::new(MakroGame::PIECE_INDICES, MakroGame::SQUARES);
-            let tt_move = legal[(seed >> 20) as usize % legal.len()];
+            let tt_move = legal[rng.below(legal.len())];
             let ctx = OrderContext {
                 side: pos.side_to_move().index(),
                 killers: [legal[0], crate::makro::Move::NONE],
@@ -324,7 +321,7 @@ mod tests {
             b.sort_unstable();
             assert_eq!(a, b, "ply {ply}: {}", pos.to_fen());
             checked += pos.in_check() as u32;
-            pos.make_move(legal[(seed >> 8) as usize % legal.len()]);
+            pos.make_move(legal[rng.below(legal.len())]);
         }
         assert!(
             checked > 0 && rejected > 0,

@@ -9,15 +9,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 
-/// A small deterministic xorshift generator, so random games are the same on every run.
+/// A seeded generator (the crate's SplitMix64, `corvid::rng`), so random games are the same on every run.
 pub struct Rng(pub u64);
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        corvid::rng::mix(self.0)
     }
 
     /// A uniform-ish index below `n` (n > 0).

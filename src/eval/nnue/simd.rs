@@ -170,30 +170,26 @@ pub mod avx2 {
 mod tests {
     use super::*;
 
-    /// xorshift64, so the cases are the same on every run.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
+    use crate::rng::Rng;
+
+    /// Lanes uniform in lo..=hi, from a seeded generator so the cases are the same on every run.
+    fn lanes(rng: &mut Rng, lo: i32, hi: i32) -> Box<Lanes> {
+        let mut l = Box::new([0i16; HIDDEN]);
+        for v in l.iter_mut() {
+            *v = (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
         }
-        fn lanes(&mut self, lo: i32, hi: i32) -> Box<Lanes> {
-            let mut l = Box::new([0i16; HIDDEN]);
-            for v in l.iter_mut() {
-                *v = (lo + (self.next() % (hi - lo + 1) as u64) as i32) as i16;
-            }
-            l
-        }
+        l
     }
 
     #[test]
     fn scalar_output_matches_a_direct_sum() {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         for _ in 0..50 {
-            let (s, o) = (rng.lanes(-300, 600), rng.lanes(-300, 600));
-            let (ws, wo) = (rng.lanes(-32768, 32767), rng.lanes(-32768, 32767));
+            let (s, o) = (lanes(&mut rng, -300, 600), lanes(&mut rng, -300, 600));
+            let (ws, wo) = (
+                lanes(&mut rng, -32768, 32767),
+                lanes(&mut rng, -32768, 32767),
+            );
             let mut want: i64 = 0;
             for i in 0..HIDDEN {
                 let (cs, co) = (s[i].clamp(0, 255) as i64, o[i].clamp(0, 255) as i64);
@@ -207,7 +203,7 @@ mod tests {
     #[cfg(target_feature = "avx2")]
     #[test]
     fn avx2_equals_scalar_on_random_lanes() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         let mut clamped = [0usize; 2];
         for round in 0..500 {
             // Wide ranges on odd rounds: the i16 accumulator and the i32 sum wrap there.
@@ -216,9 +212,9 @@ mod tests {
             } else {
                 (-32768, 32767)
             };
-            let (s, o) = (rng.lanes(lo, hi), rng.lanes(lo, hi));
+            let (s, o) = (lanes(&mut rng, lo, hi), lanes(&mut rng, lo, hi));
             let m = FAST_OUTPUT_WEIGHT as i32;
-            let (ws, wo) = (rng.lanes(-m, m), rng.lanes(-m, m));
+            let (ws, wo) = (lanes(&mut rng, -m, m), lanes(&mut rng, -m, m));
             clamped[0] += s.iter().filter(|&&x| x < 0).count();
             clamped[1] += s.iter().filter(|&&x| x > 255).count();
             assert_eq!(
@@ -227,10 +223,10 @@ mod tests {
                 "round {round}"
             );
             let (a, b, c, d) = (
-                rng.lanes(lo, hi),
-                rng.lanes(lo, hi),
-                rng.lanes(lo, hi),
-                rng.lanes(lo, hi),
+                lanes(&mut rng, lo, hi),
+                lanes(&mut rng, lo, hi),
+                lanes(&mut rng, lo, hi),
+                lanes(&mut rng, lo, hi),
             );
             let mut x = Box::new([0i16; HIDDEN]);
             let mut y = Box::new([0i16; HIDDEN]);
@@ -250,9 +246,12 @@ mod tests {
 
     #[test]
     fn dispatch_falls_back_to_exact_arithmetic_for_large_weights() {
-        let mut rng = Rng(99);
-        let (s, o) = (rng.lanes(0, 255), rng.lanes(0, 255));
-        let (ws, wo) = (rng.lanes(-32768, 32767), rng.lanes(-32768, 32767));
+        let mut rng = Rng::new(99);
+        let (s, o) = (lanes(&mut rng, 0, 255), lanes(&mut rng, 0, 255));
+        let (ws, wo) = (
+            lanes(&mut rng, -32768, 32767),
+            lanes(&mut rng, -32768, 32767),
+        );
         assert_eq!(
             output_sum(&s, &o, &ws, &wo, false),
             scalar::output_sum(&s, &o, &ws, &wo)

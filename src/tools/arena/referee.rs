@@ -3,6 +3,7 @@
 use super::config::*;
 use super::process::*;
 use crate::game::Variant as _;
+use crate::rng::Rng;
 use crate::types::Color;
 use crate::variants::{ByGame, Family, Known};
 use crate::{by_game, for_game};
@@ -417,23 +418,6 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>;
 /// the engine was not scheduled (a loaded machine) or stopped late.
 pub(super) fn reported(ms: Option<u64>) -> String {
     ms.map_or(String::new(), |t| format!(" (engine reported time {t} ms)"))
-}
-
-/// A small xorshift generator: the openings are the same for the same seed.
-pub(super) struct Rng(u64);
-
-impl Rng {
-    pub(super) fn new(seed: u64) -> Rng {
-        // Never zero (xorshift's fixed point), and distinct seeds spread apart.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
 }
 
 /// `pairs` openings of `plies` random legal plies each, none of them a finished game.

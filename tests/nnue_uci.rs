@@ -228,6 +228,38 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
 }
 
 #[test]
+fn limited_strength_below_the_full_engine_plays_with_the_hand_crafted_evaluation() {
+    // The UCI_Elo levels were calibrated with the hand-crafted evaluation, so they use it whatever net is in
+    // use; from the full engine's rating up, and with the limit off, `EvalFile`'s network is back.
+    let files = Files::new("elo");
+    let (net, bytes) = test_network(3, HIDDEN);
+    let net = net.expect("engine-sized");
+    let good = files.write("good.nnue", &bytes);
+    let pos = Position::from_fen(FEN, false).expect("FEN");
+    let want = Some((-net.evaluate(&pos), net.evaluate(&pos)));
+    let full = corvid::search::strength::FULL_STRENGTH;
+
+    let mut e = Corvid::start();
+    e.send(&format!("position fen {FEN}"));
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
+    assert_eq!(nnue_eval(&mut e), want);
+    e.send("setoption name UCI_Elo value 1500");
+    assert_eq!(nnue_eval(&mut e), want, "UCI_Elo alone limits nothing");
+    e.send("setoption name UCI_LimitStrength value true");
+    assert_eq!(nnue_eval(&mut e), None, "1500 plays with the HCE");
+    // A new EvalFile under the limit is kept for later, not used now.
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
+    assert_eq!(nnue_eval(&mut e), None);
+    e.send(&format!("setoption name UCI_Elo value {full}"));
+    assert_eq!(nnue_eval(&mut e), want, "the full engine has its network");
+    e.send(&format!("setoption name UCI_Elo value {}", full - 1));
+    assert_eq!(nnue_eval(&mut e), None);
+    e.send("setoption name UCI_LimitStrength value false");
+    assert_eq!(nnue_eval(&mut e), want, "no limit: the network again");
+    e.quit();
+}
+
+#[test]
 fn evalfile_during_a_search_applies_to_the_next_one() {
     let files = Files::new("busy");
     let (net, bytes) = test_network(2, HIDDEN);

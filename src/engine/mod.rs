@@ -338,19 +338,45 @@ pub struct Engine {
     control: Arc<Control>,
     worker: Option<JoinHandle<ByGame<SearcherOf>>>,
     reporter: Reporter,
+    /// The network `EvalFile` chose (`None`: the hand-crafted evaluation). A limited strength below the full
+    /// engine's plays with the hand-crafted evaluation instead (see [`Engine::install_network`]).
+    eval_net: Option<Arc<crate::eval::nnue::Network>>,
 }
 
 impl Engine {
     /// An engine at the start position with default options, reporting through `reporter`.
     pub fn new(reporter: Reporter) -> Engine {
         let options = EngineOptions::default();
-        Engine {
+        let mut engine = Engine {
             session: new_session(options.variant, options.chess960),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: Arc::new(Control::default()),
             worker: None,
             options,
             reporter,
+            eval_net: crate::eval::nnue::default_network(),
+        };
+        // The network is a process-wide setting: a new engine starts from the default one.
+        engine.install_network();
+        engine
+    }
+
+    /// Makes the evaluation chess games use the one the options ask for: `EvalFile`'s network, except
+    /// under a `UCI_Elo` below the full engine's, whose levels were calibrated with the hand-crafted
+    /// evaluation (so they keep their meaning whatever network is embedded). A running search keeps its own.
+    fn install_network(&mut self) {
+        let limited = self.options.limit_strength
+            && self.options.elo < crate::search::strength::FULL_STRENGTH;
+        let want = if limited { None } else { self.eval_net.clone() };
+        let same = match (&want, &crate::eval::nnue::active_network()) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            crate::eval::nnue::set_active_network(want);
+            // The game carries the evaluator: rebuild it.
+            by_game!(&mut self.session, s, V => s.reinstall());
         }
     }
 
@@ -473,10 +499,9 @@ impl Engine {
                         error,
                     }
                 })?;
-                crate::eval::nnue::set_active_network(net);
+                self.eval_net = net;
                 self.options.eval_file = text;
-                // The game carries the evaluator: rebuild it (a running search keeps its own copy).
-                by_game!(&mut self.session, s, V => s.reinstall());
+                self.install_network();
             }
             "SyzygyPath" => {
                 let path = match &value {
@@ -499,8 +524,14 @@ impl Engine {
             "SyzygyProbeDepth" => self.options.syzygy_probe_depth = spin(&value) as u32,
             "SyzygyProbeLimit" => self.options.syzygy_probe_limit = spin(&value) as u32,
             "Syzygy50MoveRule" => self.options.syzygy_50_move_rule = check(&value),
-            "UCI_LimitStrength" => self.options.limit_strength = check(&value),
-            "UCI_Elo" => self.options.elo = spin(&value) as u32,
+            "UCI_LimitStrength" => {
+                self.options.limit_strength = check(&value);
+                self.install_network();
+            }
+            "UCI_Elo" => {
+                self.options.elo = spin(&value) as u32;
+                self.install_network();
+            }
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())

@@ -12,7 +12,8 @@
 //!
 //! Between the anchors of [`ANCHORS`] the node budget is interpolated geometrically and the temperature
 //! linearly. From [`FULL_STRENGTH`] up it is the full engine: settings above that are accepted (GUIs offer up
-//! to 3000) but cannot be honoured until the engine itself is stronger.
+//! to 3000) but cannot be honoured until the engine itself is stronger. Below it the engine facade plays with
+//! the hand-crafted evaluation (`Engine::install_network`), the one the anchors were measured with.
 
 /// The lowest `UCI_Elo` offered.
 pub const ELO_MIN: u32 = 1320;

@@ -281,19 +281,24 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     // A queen up it declines (plays on); a second offer before it has moved twice is not valid.
     e.send("new");
     e.send("sd 3");
-    e.send("setboard 3qk3/8/8/8/8/1K6/PP6/8 b - - 0 1");
+    let fen = "3qk3/8/8/8/8/1K6/PP6/8 b - - 0 1";
+    e.send(&format!("setboard {fen}"));
     e.send("draw");
     e.send("draw");
     e.send("go");
     let lines = e.until_move();
-    assert!(moved(&lines).is_some(), "{lines:?}");
+    let reply = moved(&lines).expect("Corvid moves");
     assert!(!lines.iter().any(|l| l == "offer draw"), "{lines:?}");
     assert!(
         lines.contains(&"# draw offer not valid: your draw offer still stands".to_string()),
         "{lines:?}"
     );
+    // One move of ours (any legal one: Corvid's move may have given check).
+    let mut pos = Position::from_fen(fen, false).expect("fen");
+    pos.make_move(pos.parse_uci_move(&reply).expect("Corvid's move is legal"));
+    let ours = pos.legal_moves()[0].to_uci(false);
     e.send("force");
-    e.send("usermove a2a3");
+    e.send(&format!("usermove {ours}"));
     e.send("draw");
     let lines = e.ping();
     assert_eq!(

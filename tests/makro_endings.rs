@@ -328,7 +328,7 @@ const STARTS: &[Start] = &[
 
 #[test]
 fn the_search_and_the_rules_agree_on_draws_and_eagle_losses() {
-    let mut rng = Rng(0x0DD5_EED5_0FCA_FE11);
+    let mut rng = Rng::new(0x0DD5_EED5_0FCA_FE11);
     let mut seen = [0usize; 4]; // repetition, fifty moves, bare kings, Eagle-check loss
     let mut plies = 0;
     for &(pieces, side, clock) in STARTS {

@@ -41,7 +41,7 @@ fn attack_detection_agrees_with_generation(pos: &Position) {
 
 #[test]
 fn random_games_keep_keys_fens_and_attacks_consistent() {
-    let mut rng = Rng(0x5EED_CAFE_F00D_0001);
+    let mut rng = Rng::new(0x5EED_CAFE_F00D_0001);
     let mut plies = 0;
     for _game in 0..60 {
         let mut pos = Position::startpos();
@@ -108,7 +108,7 @@ fn random_games_keep_keys_fens_and_attacks_consistent() {
 fn make_unmake_restores_the_position_exactly() {
     use corvid::game::{Game, GenKind};
     use corvid::variants::MakroGame;
-    let mut rng = Rng(0xFACE_B00C_0000_0001);
+    let mut rng = Rng::new(0xFACE_B00C_0000_0001);
     for _ in 0..8 {
         let start = Position::startpos();
         let mut game = MakroGame::new(start.clone());

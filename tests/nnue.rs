@@ -31,7 +31,7 @@ fn uniform(rng: &mut Rng, lo: i32, hi: i32) -> i16 {
 /// Random weights of a realistic shape: accumulators spread across both ends of the clamp, output weights
 /// within `±out` (beyond 128 the engine takes its exact scalar path).
 fn random_net(seed: u64, h: usize, out: i32) -> RawNet {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     RawNet {
         h,
         ft_w: (0..INPUTS * h)
@@ -405,7 +405,7 @@ fn random_game(start: Position, net: &Arc<Network>, raw: &RawNet, rng: &mut Rng,
 fn incremental_accumulators_equal_a_refresh_in_random_games() {
     let raw = random_net(0xC0FFEE, HIDDEN, 127);
     let net = Arc::new(Network::from_bytes(&file_bytes(&raw)).expect("valid"));
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
     let mut seen = Seen::default();
     let mut starts: Vec<Position> = Vec::new();
     for fen in SPECIAL {

@@ -63,7 +63,7 @@ fn bench_nodes(e: &mut Corvid, depth: u32) -> u64 {
 /// A deterministic random network file of hidden size `hidden` (small weights, moderate evaluations), and
 /// the network when the engine computes with that size.
 fn test_network(seed: u64, hidden: usize) -> (Option<Network>, Vec<u8>) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut r = |lo: i32, hi: i32| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16;
     let ft: Vec<i16> = (0..INPUTS * hidden).map(|_| r(-30, 30)).collect();
     let bias: Vec<i16> = (0..hidden).map(|_| r(0, 160)).collect();

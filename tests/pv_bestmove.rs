@@ -216,7 +216,7 @@ fn all_fens(rng: &mut Rng, random: usize) -> Vec<String> {
 
 #[test]
 fn one_thread_single_pv() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     let fens = all_fens(&mut rng, 14);
     let seen = run_config(&["setoption name Hash value 16"], &fens, 5, false, &mut rng);
     assert!(seen.searches >= 130, "{}", seen.searches);
@@ -231,7 +231,7 @@ fn one_thread_single_pv() {
 
 #[test]
 fn multipv_three() {
-    let mut rng = Rng(0x0F0F_1234_AAAA_5555);
+    let mut rng = Rng::new(0x0F0F_1234_AAAA_5555);
     let fens = all_fens(&mut rng, 6);
     let seen = run_config(
         &[
@@ -248,7 +248,7 @@ fn multipv_three() {
 
 #[test]
 fn limited_strength_plays_the_line_it_shows() {
-    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+    let mut rng = Rng::new(0xDEAD_BEEF_0BAD_F00D);
     let fens = all_fens(&mut rng, 6);
     let mut seen = Seen::default();
     for elo in ["1320", "1500", "2200"] {
@@ -265,7 +265,7 @@ fn limited_strength_plays_the_line_it_shows() {
 
 #[test]
 fn two_threads() {
-    let mut rng = Rng(0x5555_AAAA_1111_2222);
+    let mut rng = Rng::new(0x5555_AAAA_1111_2222);
     let fens = all_fens(&mut rng, 8);
     let seen = run_config(
         &[
@@ -282,7 +282,7 @@ fn two_threads() {
 
 #[test]
 fn chess960_and_multipv_with_two_threads() {
-    let mut rng = Rng(0x9696_9696_0960_0960);
+    let mut rng = Rng::new(0x9696_9696_0960_0960);
     let fens: Vec<String> = [
         "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
         "nrbkqrnb/pppppppp/8/8/8/8/PPPPPPPP/NRBKQRNB w FBfb - 0 1",
@@ -308,7 +308,7 @@ fn chess960_and_multipv_with_two_threads() {
 
 #[test]
 fn makromachy_lines() {
-    let mut rng = Rng(0x1414_1414_7777_3333);
+    let mut rng = Rng::new(0x1414_1414_7777_3333);
     let mut e = Corvid::start();
     e.send("uci");
     e.until("uciok", SOON, |l| l == "uciok");
@@ -351,7 +351,7 @@ fn makromachy_lines() {
 /// CECP: with `post`, the last thinking line before `move` starts with the move played (in SAN).
 #[test]
 fn cecp_thinking_ends_with_the_move_played() {
-    let mut rng = Rng(0xCEC9_0002_1357_9BDF);
+    let mut rng = Rng::new(0xCEC9_0002_1357_9BDF);
     let fens = all_fens(&mut rng, 10);
     let mut e = Corvid::start();
     e.send("xboard");

@@ -23,7 +23,7 @@ const STARTS: &[&str] = &[
 
 #[test]
 fn rules_and_search_agree_on_draws() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut seen = [0usize; 3]; // repetition, fifty moves, dead position
     let mut positions = 0;
     for fen in STARTS {

@@ -59,7 +59,7 @@ struct Figures {
 #[test]
 fn a_thousand_go_stop_cycles_with_four_threads() {
     let started = Instant::now();
-    let mut rng = Rng(0x57E5_5000_0000_0004);
+    let mut rng = Rng::new(0x57E5_5000_0000_0004);
     let mut e = Corvid::start();
     e.send("uci");
     e.until("uciok", SOON, |l| l == "uciok");

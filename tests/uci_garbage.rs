@@ -125,7 +125,7 @@ fn random_fen(rng: &mut Rng) -> String {
 
 #[test]
 fn random_lines_never_panic_the_parser_or_position_setup() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     let mut parsed = 0;
     let mut engine = Engine::new(Arc::new(|_| {}));
     for _ in 0..20_000 {
@@ -170,7 +170,7 @@ fn random_lines_never_panic_the_parser_or_position_setup() {
 
 #[test]
 fn random_fens_are_refused_or_sound() {
-    let mut rng = Rng(0x0F0F_1234_AAAA_5555);
+    let mut rng = Rng::new(0x0F0F_1234_AAAA_5555);
     let mut accepted = 0;
     for _ in 0..20_000 {
         let fen = random_fen(&mut rng);

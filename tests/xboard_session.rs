@@ -108,7 +108,7 @@ fn bad_input_is_answered_and_changes_nothing() {
 #[test]
 fn garbage_never_stops_the_engine() {
     let mut e = start();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let words = [
         "level",
         "st",

@@ -63,7 +63,7 @@ fn check_ply(pos: &Position) {
 
 #[test]
 fn incremental_key_matches_scratch_key_in_random_games() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     let mut plies = 0;
     for fen in suite_fens() {
         for _game in 0..3 {
@@ -132,7 +132,7 @@ fn castling_rights_and_side_change_the_key() {
 fn make_unmake_restores_the_position_exactly() {
     use corvid::game::{Game, GenKind};
     use corvid::variants::ChessGame;
-    let mut rng = Rng(0xC0FF_EE00_1234_5678);
+    let mut rng = Rng::new(0xC0FF_EE00_1234_5678);
     for fen in suite_fens().iter().step_by(7) {
         let start = Position::from_fen(fen, false).expect("suite FEN");
         let mut game = ChessGame::new(start);

@@ -9,18 +9,21 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 
-/// A seeded generator (the crate's SplitMix64, `corvid::rng`), so random games are the same on every run.
-pub struct Rng(pub u64);
+/// The crate's seeded generator (`corvid::rng`), so random games are the same on every run, with `pick`.
+pub struct Rng(corvid::rng::Rng);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        corvid::rng::mix(self.0)
+    pub fn new(seed: u64) -> Rng {
+        Rng(corvid::rng::Rng::new(seed))
     }
 
-    /// A uniform-ish index below `n` (n > 0).
+    pub fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// Uniform in 0..n.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n)
     }
 
     /// One of `items` (not empty).

@@ -50,7 +50,7 @@ fn rules_and_search_agree_on_draws() {
                 } else {
                     &list
                 };
-                let m = pool[(rng.next() % pool.len() as u64) as usize];
+                let m = pool[rng.below(pool.len())];
                 rules.play(m).expect("legal move");
                 search.play(m);
                 positions += 1;

@@ -7,6 +7,7 @@
 //!   400)`; after every epoch it prints train and validation loss and writes `epochN.ckpt` (float weights
 //!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
 //!   the end `final.nnue`.
+//!   `--init NET` starts from a net file's weights (fine-tuning) instead of random ones.
 //! - `train_nnue export --checkpoint C --out F` quantises a checkpoint into a net file.
 //! - `train_nnue eval --net F --fen FEN` prints the reference integer evaluation (cp, side to move).
 //! - `train_nnue synth --out F --positions N` writes random material-scored positions (smoke tests).
@@ -135,6 +136,10 @@ struct TrainArgs {
     /// Continue from a checkpoint (weights, optimiser state, epochs done).
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// Start from the weights of a net file (e.g. the committed net) with a fresh optimiser and schedule:
+    /// fine-tuning on new data keeps what the earlier data taught.
+    #[arg(long, conflicts_with = "resume")]
+    init: Option<PathBuf>,
     /// Seconds between progress lines within an epoch (0: none).
     #[arg(long, default_value_t = 15.0)]
     progress_secs: f64,
@@ -190,6 +195,23 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
                 );
             }
             println!("resuming {} after epoch {}", path.display(), ck.epochs_done);
+            ck
+        }
+        None if a.init.is_some() => {
+            let path = a.init.as_deref().unwrap_or(Path::new(""));
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let q = QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if a.hidden.is_some_and(|h| h != q.hidden) {
+                return Err(format!("--hidden differs from the net's H = {}", q.hidden));
+            }
+            println!(
+                "starting from the weights of {} (H = {})",
+                path.display(),
+                q.hidden
+            );
+            let mut ck = train::fresh(q.hidden, a.seed);
+            ck.net = q.to_float();
             ck
         }
         None => {

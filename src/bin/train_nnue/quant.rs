@@ -77,6 +77,21 @@ impl QuantNet {
         })
     }
 
+    /// The float net this one quantises: every weight divided by its scale. Quantising the result again
+    /// gives this net back exactly, so a run started from it (`train --init`) begins where the file is.
+    pub fn to_float(&self) -> Net {
+        let l = crate::net::Layout::new(self.hidden);
+        let mut params = Vec::with_capacity(l.len);
+        for (block, q) in [(&self.ft_w, QA), (&self.ft_b, QA), (&self.out_w, QB)] {
+            params.extend(block.iter().map(|&x| f32::from(x) / q as f32));
+        }
+        params.push(self.out_b as f32 / (QA * QB) as f32);
+        Net {
+            hidden: self.hidden,
+            params,
+        }
+    }
+
     /// The file bytes, checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(file_size(self.hidden));

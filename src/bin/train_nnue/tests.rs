@@ -155,22 +155,9 @@ fn quantised_file_agrees_with_float_net() {
     // The same network with the quantised values as floats: the integer evaluator must reproduce its float
     // forward pass up to the two truncating divisions: under 1 cp for the last, 400 / (QA * QB) = 0.025 cp
     // for the first.
-    let l = net.layout();
-    let mut deq = net.clone();
-    for (k, p) in deq.params.iter_mut().enumerate() {
-        *p = if k < l.out_w {
-            let v = if k < l.ft_b {
-                q.ft_w[k]
-            } else {
-                q.ft_b[k - l.ft_b]
-            };
-            f32::from(v) / quant::QA as f32
-        } else if k < l.out_b {
-            f32::from(q.out_w[k - l.out_w]) / quant::QB as f32
-        } else {
-            q.out_b as f32 / (quant::QA * quant::QB) as f32
-        };
-    }
+    let deq = q.to_float();
+    // `to_float` is the exact inverse of quantising: `train --init` starts from the file's own net.
+    assert_eq!(QuantNet::from_float(&deq).expect("in range"), q);
     let positions = synthetic(2000, 33);
     let (mut worst_exact, mut worst, mut sum) = (0.0f32, 0.0f32, 0.0f32);
     let mut spread = 0.0f32;
@@ -553,6 +540,38 @@ fn command_line_train_export_and_eval() {
         "t", "train", &data_s, "--resume", &ckpt_s, "--hidden", "32", "--epochs", "3",
     ];
     let err = crate::run(parse(&resume)).expect_err("H differs from the checkpoint's");
+    assert!(err.contains("--hidden"), "{err}");
+    // --init starts from a net file's weights: with a learning rate of 0 the run's net is that file.
+    let (init_out, final_s) = (s(&dir.join("init")), s(&out.join("final.nnue")));
+    let init = [
+        "t",
+        "train",
+        &data_s,
+        "--init",
+        &final_s,
+        "--epochs",
+        "1",
+        "--batch",
+        "256",
+        "--lr",
+        "0",
+        "--out-dir",
+        &init_out,
+        "--progress-secs",
+        "0",
+    ];
+    crate::run(parse(&init)).expect("train --init");
+    assert_eq!(
+        std::fs::read(dir.join("init").join("final.nnue")).expect("init run's net"),
+        final_net
+    );
+    let bad_init = ["t", "train", &data_s, "--init", &data_s, "--epochs", "1"];
+    let err = crate::run(parse(&bad_init)).expect_err("not a net file");
+    assert!(err.contains("magic"), "{err}");
+    let init_h = [
+        "t", "train", &data_s, "--init", &final_s, "--hidden", "32", "--epochs", "1",
+    ];
+    let err = crate::run(parse(&init_h)).expect_err("H differs from the net's");
     assert!(err.contains("--hidden"), "{err}");
     assert!(
         crate::Cli::try_parse_from(["t", "train"]).is_err(),

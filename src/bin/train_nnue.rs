@@ -179,8 +179,8 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     if !(0.0..1.0).contains(&a.val_fraction) {
         return Err("--val-fraction must be in [0, 1)".into());
     }
-    let start = match &a.resume {
-        Some(path) => {
+    let start = match (&a.resume, &a.init) {
+        (Some(path), _) => {
             let ck = Checkpoint::load(path)?;
             if a.hidden.is_some_and(|h| h != ck.net.hidden) {
                 return Err(format!(
@@ -197,8 +197,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             println!("resuming {} after epoch {}", path.display(), ck.epochs_done);
             ck
         }
-        None if a.init.is_some() => {
-            let path = a.init.as_deref().unwrap_or(Path::new(""));
+        (None, Some(path)) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let q = QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -214,7 +213,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             ck.net = q.to_float();
             ck
         }
-        None => {
+        (None, None) => {
             let h = a.hidden.unwrap_or(256);
             if h == 0 || !h.is_multiple_of(8) || h > 4096 {
                 return Err("--hidden must be a multiple of 8 in 8..=4096".into());

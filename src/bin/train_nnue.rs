@@ -198,9 +198,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             ck
         }
         (None, Some(path)) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let q = QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let q = load_net(path)?;
             if a.hidden.is_some_and(|h| h != q.hidden) {
                 return Err(format!("--hidden differs from the net's H = {}", q.hidden));
             }
@@ -292,9 +290,14 @@ fn run_export(checkpoint: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads and validates a net file.
+fn load_net(path: &Path) -> Result<QuantNet, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn run_eval(net: &Path, fen: &str) -> Result<(), String> {
-    let bytes = std::fs::read(net).map_err(|e| format!("cannot read {}: {e}", net.display()))?;
-    let q = QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    let q = load_net(net)?;
     let pos = Position::from_fen(fen, false)
         .or_else(|_| Position::from_fen(fen, true))
         .map_err(|e| format!("bad FEN: {e}"))?;

@@ -44,7 +44,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Train a network on bulletformat ChessBoard files.
+    /// Train a network on bulletformat ChessBoard files or datagen game files (.vf).
     Train(TrainArgs),
     /// Quantise a checkpoint into a net file.
     Export {
@@ -80,7 +80,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct TrainArgs {
-    /// Training data: one or more files of 32-byte bulletformat ChessBoard records.
+    /// Training data: files of 32-byte bulletformat ChessBoard records, or `corvid datagen` game files
+    /// (`.vf`, viriformat), whose quiet positions are read game by game.
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// A separate validation file (otherwise --val-fraction of the data is held out).

@@ -1,5 +1,5 @@
 //! Training data: bulletformat `ChessBoard` records (32 bytes, side-to-move relative, see
-//! `notes/NNUE_FORMAT.md`), their Chess768 features, the blended target and the validation split.
+//! `notes/NNUE_FORMAT.md`), read from record files or from datagen's game files (`.vf`), their Chess768 features, the blended target and the validation split.
 
 use bulletformat::ChessBoard;
 use corvid::rng::{mix, Rng};
@@ -67,6 +67,17 @@ pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, String> {
     };
     for path in paths {
         let path = path.as_ref();
+        // Whole games (`corvid datagen`'s viriformat files): their quiet positions, game by game.
+        if path.extension().is_some_and(|e| e == "vf") {
+            for r in corvid::tools::datagen::format::read_records(path)? {
+                if check_record(&r).is_ok() {
+                    out.records.push(r);
+                } else {
+                    out.invalid += 1;
+                }
+            }
+            continue;
+        }
         let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let len = file
             .metadata()

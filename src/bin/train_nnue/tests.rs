@@ -341,6 +341,28 @@ fn records_round_trip_through_a_file() {
     );
 }
 
+/// A small sample of `corvid datagen` games (6 games, seed 9, 2,500 nodes, net3) loads as their quiet
+/// positions, the same as the datagen reader gives, and every record is a legal-looking board.
+#[test]
+fn game_files_load_as_their_quiet_positions() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/training/sample.vf");
+    let loaded = data::load_files(&[&path]).expect("load");
+    let direct = corvid::tools::datagen::format::read_records(&path).expect("read");
+    assert_eq!(loaded.records, direct);
+    assert_eq!((loaded.invalid, loaded.partial_bytes), (0, 0));
+    assert!(loaded.records.len() > 300, "{}", loaded.records.len());
+    for r in &loaded.records {
+        assert!(r.result <= 2);
+        assert!(r.score.abs() < 32_000);
+        assert_eq!(r.into_iter().filter(|&(p, _)| p & 7 == 5).count(), 2);
+    }
+    // Wins, draws and losses are all there, from the side to move's view.
+    for result in 0..=2 {
+        assert!(loaded.records.iter().any(|r| r.result == result));
+    }
+}
+
 #[test]
 fn data_features_match_the_engine_formula() {
     // The start position: White's a2 pawn is feature 8 for White and 384 + 48 for Black.

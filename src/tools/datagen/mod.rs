@@ -1,11 +1,12 @@
 //! `corvid datagen`: self-play games that produce training data for the NNUE trainer.
 //!
-//! Each game starts from a few random legal plies (optionally from a random Chess960 or double-Chess960
-//! start), then every move is a single-threaded search with a fixed soft node budget. Games end by the rules
-//! module (`rules::automatic_ending`) or by adjudication (below). Quiet positions are recorded (side to
-//! move not in check, best move neither a capture nor a promotion, score not a mate) with the search score,
-//! and once the game is over, with its result. Records are bulletformat's 32-byte `ChessBoard`s, appended to
-//! the output file, which bullet and Corvid's own trainer (`src/bin/train_nnue.rs`) read.
+//! Each game starts from `--random-plies` or one more random legal plies (so either side can be to move
+//! after them) from the orthodox start, a share of them (`--dfrc-percent`) from a double-Chess960 start;
+//! then every move is a single-threaded search with a fixed soft node budget. Games end by the rules module
+//! (`rules::automatic_ending`) or by adjudication (below). Whole games are written, in the `viriformat`
+//! crate's format ([`format`]): the first searched position, then every move with its search score, so that
+//! a later network can re-score old games; the trainer reads the quiet positions of them
+//! ([`format::trainable`]).
 //!
 //! Adjudication, to save time on games whose result is clear:
 //! - win: the score (from White's view) is at least [`WIN_SCORE`] for one side in [`WIN_PLIES`]
@@ -20,7 +21,9 @@
 //! with the same output file resumes from there (a partly written game is cut off first), and the resumed
 //! file is the same as one written without a stop.
 
-use crate::chess::{Color, Move, MoveKind, PieceType, Position, Square};
+pub mod format;
+
+use crate::chess::{Color, Move, PieceType, Position, Square};
 use crate::eval::nnue::{Network, NnueEval};
 use crate::rng::Rng;
 use crate::rules::{automatic_ending, Outcome};
@@ -53,8 +56,6 @@ pub const MAX_PLIES: usize = 600;
 pub const MAX_OPENING_SCORE: i32 = 1000;
 /// Transposition table per thread, in MiB.
 const HASH_MB: usize = 16;
-/// Bytes of one record.
-pub const RECORD_BYTES: usize = std::mem::size_of::<ChessBoard>();
 
 /// Which start positions the games use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -71,7 +72,7 @@ pub enum Starts {
 #[derive(Clone, Debug, Parser)]
 #[command(
     name = "corvid datagen",
-    about = "Self-play games for NNUE training data (bulletformat records, appended to --out)"
+    about = "Self-play games for NNUE training data (whole games in viriformat, appended to --out)"
 )]
 pub struct Config {
     /// Output file (appended; resumed from `<out>.progress` when it exists).
@@ -92,12 +93,15 @@ pub struct Config {
     /// Soft node budget of every move's search (no new iteration after it).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Random legal plies before the first search.
+    /// Random legal plies before the first search: this many or one more, half the games each.
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
     /// Start positions.
     #[arg(long, value_enum, default_value_t = Starts::Standard)]
     pub starts: Starts,
+    /// Percentage of the games that start from a double-Chess960 position instead of `--starts`.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub dfrc_percent: u32,
     /// The evaluation the games are played with: `<hce>` (the hand-crafted one, the bootstrap), `<default>`
     /// (the embedded network) or a network file (`EvalFile`'s values).
     #[arg(long, default_value = "<hce>")]
@@ -107,20 +111,25 @@ pub struct Config {
 /// The network the games are evaluated with (`None`: the hand-crafted evaluation).
 type Net = Option<std::sync::Arc<Network>>;
 
-/// One game's records, with its result filled in.
+/// One game as written: its bytes, its trainable positions and its result.
 struct FinishedGame {
-    records: Vec<ChessBoard>,
-    /// 2 White won, 1 draw, 0 Black won.
-    white_result: u8,
+    bytes: Vec<u8>,
+    positions: u64,
+    winner: Option<Color>,
 }
+
+/// The progress file's name for the games format (files of the older record format cannot be resumed).
+const FORMAT_NAME: &str = "viriformat";
 
 /// What the progress file holds: the settings (a resume must use the same) and how far the file is complete.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Progress {
+    format: String,
     seed: u64,
     nodes: u64,
     random_plies: u32,
     starts: String,
+    dfrc_percent: u32,
     eval: String,
     games: u64,
     positions: u64,
@@ -133,12 +142,14 @@ struct Progress {
 impl Progress {
     fn to_text(&self) -> String {
         format!(
-            "seed {}\nnodes {}\nrandom_plies {}\nstarts {}\neval {}\ngames {}\npositions {}\nbytes {}\n\
-             white_wins {}\ndraws {}\nblack_wins {}\n",
+            "format {}\nseed {}\nnodes {}\nrandom_plies {}\nstarts {}\ndfrc_percent {}\neval {}\ngames {}\n\
+             positions {}\nbytes {}\nwhite_wins {}\ndraws {}\nblack_wins {}\n",
+            self.format,
             self.seed,
             self.nodes,
             self.random_plies,
             self.starts,
+            self.dfrc_percent,
             self.eval,
             self.games,
             self.positions,
@@ -150,8 +161,10 @@ impl Progress {
     }
 
     fn parse(text: &str) -> Result<Progress, String> {
-        // Files from before `--eval` existed were all played with the hand-crafted evaluation.
+        // Files from before `--eval` existed were all played with the hand-crafted evaluation; files without a
+        // format line hold bulletformat records.
         let mut p = Progress {
+            format: "bulletformat".to_string(),
             eval: "<hce>".to_string(),
             ..Progress::default()
         };
@@ -166,6 +179,8 @@ impl Progress {
                     .map_err(|_| format!("bad number in progress line '{line}'"))
             };
             match key {
+                "format" => p.format = value.trim().to_string(),
+                "dfrc_percent" => p.dfrc_percent = num()? as u32,
                 "seed" => p.seed = num()?,
                 "nodes" => p.nodes = num()?,
                 "random_plies" => p.random_plies = num()? as u32,
@@ -243,10 +258,12 @@ fn starts_name(s: Starts) -> &'static str {
 /// the data file back to the last complete game.
 fn resume(config: &Config) -> Result<(Progress, File), String> {
     let fresh = Progress {
+        format: FORMAT_NAME.to_string(),
         seed: config.seed,
         nodes: config.nodes,
         random_plies: config.random_plies,
         starts: starts_name(config.starts).to_string(),
+        dfrc_percent: config.dfrc_percent,
         eval: config.eval.trim().to_string(),
         ..Progress::default()
     };
@@ -269,13 +286,15 @@ fn resume(config: &Config) -> Result<(Progress, File), String> {
             };
             if same != fresh {
                 return Err(format!(
-                    "{} was written with other settings (seed {}, nodes {}, random plies {}, starts {}, eval {}); \
-                     use those or another --out",
+                    "{} was written with other settings (format {}, seed {}, nodes {}, random plies {}, starts {}, \
+                     dfrc percent {}, eval {}); use those or another --out",
                     ppath.display(),
+                    p.format,
                     p.seed,
                     p.nodes,
                     p.random_plies,
                     p.starts,
+                    p.dfrc_percent,
                     p.eval
                 ));
             }
@@ -388,19 +407,19 @@ fn run(
                 pending.insert(index, game);
             }
             while let Some(game) = pending.remove(&progress.games) {
-                let bytes = bulletformat::BulletFormat::as_bytes_slice(&game.records);
+                let bytes = &game.bytes;
                 if let Err(e) = file.write_all(bytes).and_then(|_| file.flush()) {
                     result = Err(format!("cannot write {}: {e}", config.out.display()));
                     finished.store(true, Ordering::Relaxed);
                     break;
                 }
                 progress.games += 1;
-                progress.positions += game.records.len() as u64;
+                progress.positions += game.positions;
                 progress.bytes += bytes.len() as u64;
-                match game.white_result {
-                    2 => progress.white_wins += 1,
-                    0 => progress.black_wins += 1,
-                    _ => progress.draws += 1,
+                match game.winner {
+                    Some(Color::White) => progress.white_wins += 1,
+                    Some(Color::Black) => progress.black_wins += 1,
+                    None => progress.draws += 1,
                 }
                 if let Err(e) = save_progress(&config.out, &progress) {
                     result = Err(e);
@@ -632,7 +651,18 @@ fn score_cp(score: Score) -> i32 {
     }
 }
 
-/// Plays game `index` and returns its records; `None` when stopped before its end.
+/// The start kind and the number of random plies of game `rng`: `--dfrc-percent` of the games start from a
+/// double-Chess960 position, and half of them play one ply more (so either side is to move after them).
+fn opening_shape(config: &Config, rng: &mut Rng) -> (Starts, u32) {
+    let starts = if (rng.below_mod(100) as u32) < config.dfrc_percent {
+        Starts::Dfrc
+    } else {
+        config.starts
+    };
+    (starts, config.random_plies + (rng.next_u64() & 1) as u32)
+}
+
+/// Plays game `index` and returns it; `None` when stopped before its end.
 #[allow(clippy::too_many_arguments)]
 fn play_game(
     config: &Config,
@@ -647,24 +677,26 @@ fn play_game(
     tt.clear();
     searcher.clear();
     // A random opening that one side already wins clearly teaches little: draw another (a few times).
-    let mut opening = random_opening(config.starts, config.random_plies, &mut rng);
+    let (starts, plies) = opening_shape(config, &mut rng);
+    let mut opening = random_opening(starts, plies, &mut rng);
     for _ in 0..10 {
         let game = game_from(&opening, net);
         let (_, score) = search(&game, config.nodes * 2, searcher, tt, stop)?;
         if score_cp(score).abs() <= MAX_OPENING_SCORE {
             break;
         }
-        opening = random_opening(config.starts, config.random_plies, &mut rng);
+        opening = random_opening(starts, plies, &mut rng);
     }
     tt.clear();
     searcher.clear();
 
     let mut history: Vec<Position> = opening.clone();
     let mut game = game_from(&opening, net);
-    let mut records = Vec::new();
+    // A start the format cannot hold (none is known) is skipped, not a stop.
+    let mut record = format::GameRecord::new(game.position()).ok()?;
     let (mut win_streak, mut draw_streak) = (0u32, 0u32);
     let mut last_sign = 0;
-    let outcome: Option<Color> = loop {
+    let winner: Option<Color> = loop {
         if finished.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -678,11 +710,14 @@ fn play_game(
         }
         let (mv, score) = search(&game, config.nodes, searcher, tt, stop)?;
         let cp = score_cp(score);
-        let white_cp = if pos.side_to_move() == Color::White {
-            cp
-        } else {
-            -cp
-        };
+        let white = pos.side_to_move() == Color::White;
+        let white_cp = if white { cp } else { -cp };
+        record.push(
+            &pos,
+            mv,
+            matches!(score, Score::Cp(_)).then_some(white_cp),
+            white_cp.signum(),
+        );
         // Adjudication.
         let sign = white_cp.signum();
         if white_cp.abs() >= WIN_SCORE {
@@ -702,34 +737,14 @@ fn play_game(
         if history.len() > DRAW_FROM_PLY && draw_streak >= DRAW_PLIES {
             break None;
         }
-        let quiet = !pos.in_check() && !is_noisy(&pos, mv) && matches!(score, Score::Cp(_));
-        if quiet {
-            if let Some(record) = record(&pos, white_cp) {
-                records.push(record);
-            }
-        }
         game.play(mv);
         history.push(*game.position());
     };
-    let white_result = match outcome {
-        Some(Color::White) => 2,
-        Some(Color::Black) => 0,
-        None => 1,
-    };
-    for r in &mut records {
-        // Records are side-to-move relative: `extra[0]` remembers the side (1 = Black) until the result is
-        // known, then goes back to 0 as the format has it.
-        let black = r.extra[0] == 1;
-        r.result = if black {
-            2 - white_result
-        } else {
-            white_result
-        };
-        r.extra = [0; 3];
-    }
+    let positions = record.trainable();
     Some(FinishedGame {
-        records,
-        white_result,
+        bytes: record.finish(winner),
+        positions,
+        winner,
     })
 }
 
@@ -752,50 +767,8 @@ fn game_from(line: &[Position], net: &Net) -> ChessGame {
     game
 }
 
-/// Captures (e.p. included; castling is stored as king-takes-own-rook and is not one) and promotions.
-fn is_noisy(pos: &Position, m: Move) -> bool {
-    match m.kind() {
-        MoveKind::Promotion | MoveKind::EnPassant => true,
-        MoveKind::Castling => false,
-        MoveKind::Normal => pos.color_bb(pos.side_to_move().flip()) & m.to().bb() != 0,
-    }
-}
-
-/// The position as a bulletformat record with a White-relative score (the result is filled in later).
-fn record(pos: &Position, white_cp: i32) -> Option<ChessBoard> {
-    let mut bbs = [0u64; 8];
-    bbs[0] = pos.color_bb(Color::White);
-    bbs[1] = pos.color_bb(Color::Black);
-    for (i, &k) in PieceType::ALL.iter().enumerate() {
-        bbs[2 + i] = pos.pieces(k);
-    }
-    let stm = pos.side_to_move().index();
-    let score = white_cp.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
-    let mut board = ChessBoard::from_raw(bbs, stm, score, 0.5).ok()?;
-    board.extra[0] = stm as u8;
-    Some(board)
-}
-
-/// Reads a datagen file back through bulletformat's own loader (for tests and tools): every record, in order.
-pub fn read_records(path: &Path) -> Result<Vec<ChessBoard>, String> {
-    let len = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-        .len();
-    if len % RECORD_BYTES as u64 != 0 {
-        return Err(format!(
-            "{}: {len} bytes is not a whole number of {RECORD_BYTES}-byte records",
-            path.display()
-        ));
-    }
-    let loader = bulletformat::DataLoader::<ChessBoard>::new(path, 8)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut records = Vec::with_capacity(loader.len());
-    loader.map_positions(|r| records.push(*r));
-    Ok(records)
-}
-
-/// The position a record describes, as (piece, square) in absolute terms for the side to move `stm`:
-/// used by tests to compare a record with the position it came from.
+/// The position a training record describes, as (colour, piece, square) in absolute terms for the side to
+/// move `stm`: used by tests to compare a record with the position it came from.
 pub fn record_pieces(record: &ChessBoard, stm: Color) -> Vec<(Color, PieceType, Square)> {
     record
         .into_iter()
@@ -823,6 +796,7 @@ mod tests {
             nodes: 300,
             random_plies: 8,
             starts: Starts::Standard,
+            dfrc_percent: 30,
             eval: "<hce>".to_string(),
         }
     }
@@ -886,37 +860,6 @@ mod tests {
     }
 
     #[test]
-    fn records_round_trip_through_the_format_reader() {
-        let pos = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            false,
-        )
-        .expect("fen");
-        let mut r = record(&pos, -37).expect("record");
-        r.result = 2;
-        r.extra = [0; 3];
-        let dir = temp_dir("roundtrip");
-        let path = dir.join("one.bin");
-        std::fs::write(&path, bulletformat::BulletFormat::as_bytes_slice(&[r])).expect("write");
-        let back = read_records(&path).expect("read");
-        assert_eq!(back, vec![r]);
-        // Side-to-move relative: Black to move, White's -37 is Black's +37.
-        assert_eq!(back[0].score, 37);
-        let mut pieces = record_pieces(&back[0], Color::Black);
-        let mut expected: Vec<(Color, PieceType, Square)> = (0..64u8)
-            .filter_map(|s| {
-                pos.piece_on(Square(s))
-                    .map(|p| (p.color(), p.kind(), Square(s)))
-            })
-            .collect();
-        let key = |x: &(Color, PieceType, Square)| x.2 .0;
-        pieces.sort_by_key(key);
-        expected.sort_by_key(key);
-        assert_eq!(pieces, expected);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
     fn games_are_recorded_with_results_and_the_same_for_any_thread_count() {
         let dir = temp_dir("determinism");
         let one = dir.join("one.bin");
@@ -940,7 +883,7 @@ mod tests {
         assert_eq!(p1, p2);
         let a = std::fs::read(&one).expect("read");
         assert_eq!(a, std::fs::read(&two).expect("read"));
-        let records = read_records(&one).expect("records");
+        let records = format::read_records(&one).expect("records");
         assert_eq!(records.len() as u64, p1.positions);
         assert!(records.len() > 100, "{} records", records.len());
         assert_eq!(p1.white_wins + p1.draws + p1.black_wins, 6);
@@ -1007,6 +950,8 @@ mod tests {
         let old = Progress::parse("seed 1\nnodes 5000\nrandom_plies 8\nstarts standard\ngames 3\n")
             .expect("parse");
         assert_eq!(old.eval, "<hce>");
+        // Progress files without a format line are bulletformat files: never resumed as games.
+        assert_eq!(old.format, "bulletformat");
         assert_eq!(Progress::parse(&old.to_text()).expect("parse"), old);
         let dir = temp_dir("eval");
         let stop = AtomicBool::new(false);
@@ -1015,24 +960,5 @@ mod tests {
         let e = run(&c, &stop, &mut |_| {}, &ProgressBar::hidden()).expect_err("a missing network");
         assert!(e.starts_with("--eval"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn recorded_positions_are_quiet() {
-        let pos = Position::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", false).expect("fen");
-        let capture = pos.parse_uci_move("e4d5").expect("move");
-        let push = pos.parse_uci_move("e4e5").expect("move");
-        assert!(is_noisy(&pos, capture));
-        assert!(!is_noisy(&pos, push));
-        let castle = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).expect("fen");
-        assert!(!is_noisy(
-            &castle,
-            castle.parse_uci_move("e1g1").expect("castle")
-        ));
-        let promo = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false).expect("fen");
-        assert!(is_noisy(
-            &promo,
-            promo.parse_uci_move("a7a8q").expect("promo")
-        ));
     }
 }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Background self-play data that survives a new machine: games are played in chunks (one `corvid datagen`
+# file of --games games each, its own seed), and each finished chunk is committed at once under
+# training/<gen>/ with a line in training/manifest.tsv (file, seed, nodes, the net that played, games,
+# positions, bytes, SHA-256). A chunk cut by a stop resumes from its progress file on the same machine.
+#
+#   scripts/datagen_chunks.sh --gen gen4 --first-seed 4000 [--chunks 1000] [--games 1000] [--nodes 2500]
+#                             [--threads 2] [--net nets/corvid.nnue] [--no-commit]
+#
+# The engine and the net are copied to data/ first, so rebuilding or replacing nets/corvid.nnue while it
+# runs changes nothing. Put it behind foreground work: echo 19 > /proc/<pid>/autogroup.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+gen="" first="" chunks=1000 games=1000 nodes=2500 threads=2 net="nets/corvid.nnue" commit=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --gen) gen="${2:?}"; shift 2 ;;
+        --first-seed) first="${2:?}"; shift 2 ;;
+        --chunks) chunks="${2:?}"; shift 2 ;;
+        --games) games="${2:?}"; shift 2 ;;
+        --nodes) nodes="${2:?}"; shift 2 ;;
+        --threads) threads="${2:?}"; shift 2 ;;
+        --net) net="${2:?}"; shift 2 ;;
+        --no-commit) commit=0; shift ;;
+        -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+        *) echo "datagen_chunks: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+[ -n "$gen" ] && [ -n "$first" ] || { echo "usage: scripts/datagen_chunks.sh --gen NAME --first-seed N [...]" >&2; exit 2; }
+
+mkdir -p data "training/$gen"
+engine="data/corvid-datagen"
+[ -x "$engine" ] || cp target/release/corvid "$engine"
+netcopy="data/datagen-$(sha256sum "$net" | cut -c1-16).nnue"
+[ -f "$netcopy" ] || cp "$net" "$netcopy"
+net_sha="$(sha256sum "$netcopy" | cut -c1-16)"
+manifest="training/manifest.tsv"
+[ -f "$manifest" ] || printf 'file\tseed\tnodes\tnet_sha256\tgames\tpositions\tbytes\tsha256\n' > "$manifest"
+
+# The Bench line of the newest commit that has one (data commits change no code).
+bench_line() { git log -50 --format=%B | grep -m1 -o 'Bench: [0-9]*'; }
+
+for ((seed = first; seed < first + chunks; seed++)); do
+    file="training/$gen/s$seed.vf"
+    if grep -q "^$file	" "$manifest"; then continue; fi
+    "$engine" datagen --out "$file" --seed "$seed" --nodes "$nodes" --games "$games" \
+        --threads "$threads" --eval "$netcopy"
+    prog="$file.progress"
+    positions="$(sed -n 's/^positions //p' "$prog")"
+    done_games="$(sed -n 's/^games //p' "$prog")"
+    [ "$done_games" = "$games" ] || { echo "datagen_chunks: $file stopped at $done_games games" >&2; exit 1; }
+    bytes="$(stat -c %s "$file")"
+    sha="$(sha256sum "$file" | cut -d' ' -f1)"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$file" "$seed" "$nodes" "$net_sha" "$games" "$positions" \
+        "$bytes" "$sha" >> "$manifest"
+    if [ "$commit" = 1 ]; then
+        msg="training/$gen: s$seed.vf, $games games, $positions positions (net $net_sha, $nodes nodes)
+
+$(bench_line)"
+        # Another git command may hold the index lock for a moment: retry.
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            if git add "$file" "$manifest" && git commit -q -m "$msg" -- "$file" "$manifest"; then break; fi
+            sleep 5
+        done
+    fi
+done

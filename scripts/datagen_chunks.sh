@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Background self-play data that survives a new machine: games are played in chunks (one `corvid datagen`
 # file of --games games each, its own seed), and each finished chunk is committed at once under
-# training/<gen>/ with a line in training/manifest.tsv (file, seed, nodes, the net that played, games,
+# nets/games/<gen>/ with a line in nets/games/manifest.tsv (file, seed, nodes, the net that played, games,
 # positions, bytes, SHA-256). A chunk cut by a stop resumes from its progress file on the same machine.
 #
 #   scripts/datagen_chunks.sh --gen gen4 --first-seed 4000 [--chunks 1000] [--games 1000] [--nodes 2500]
@@ -29,20 +29,21 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$gen" ] && [ -n "$first" ] || { echo "usage: scripts/datagen_chunks.sh --gen NAME --first-seed N [...]" >&2; exit 2; }
 
-mkdir -p data "training/$gen"
+mkdir -p data "nets/games/$gen"
 engine="data/corvid-datagen"
 [ -x "$engine" ] || cp target/release/corvid "$engine"
 netcopy="data/datagen-$(sha256sum "$net" | cut -c1-16).nnue"
 [ -f "$netcopy" ] || cp "$net" "$netcopy"
 net_sha="$(sha256sum "$netcopy" | cut -c1-16)"
-manifest="training/manifest.tsv"
+manifest="nets/games/manifest.tsv"
 [ -f "$manifest" ] || printf 'file\tseed\tnodes\tnet_sha256\tgames\tpositions\tbytes\tsha256\n' > "$manifest"
 
-# The Bench line of the newest commit that has one (data commits change no code).
-bench_line() { git log -50 --format=%B | grep -m1 -o 'Bench: [0-9]*'; }
+# The Bench line of the newest commit that has one (data commits change no code). sed reads to the end, so
+# git never dies of SIGPIPE under pipefail.
+bench_line() { git log -50 --format=%B | grep -o '^Bench: [0-9]*' | sed -n 1p; }
 
 for ((seed = first; seed < first + chunks; seed++)); do
-    file="training/$gen/s$seed.vf"
+    file="nets/games/$gen/s$seed.vf"
     if grep -q "^$file	" "$manifest"; then continue; fi
     "$engine" datagen --out "$file" --seed "$seed" --nodes "$nodes" --games "$games" \
         --threads "$threads" --eval "$netcopy"
@@ -55,7 +56,7 @@ for ((seed = first; seed < first + chunks; seed++)); do
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$file" "$seed" "$nodes" "$net_sha" "$games" "$positions" \
         "$bytes" "$sha" >> "$manifest"
     if [ "$commit" = 1 ]; then
-        msg="training/$gen: s$seed.vf, $games games, $positions positions (net $net_sha, $nodes nodes)
+        msg="nets/games/$gen: s$seed.vf, $games games, $positions positions (net $net_sha, $nodes nodes)
 
 $(bench_line)"
         # Another git command may hold the index lock for a moment: retry.

@@ -1,6 +1,7 @@
 //! `EvalFile` against the real binary, in UCI and CECP: a valid network becomes the one `eval`, `go` and
 //! `bench` use; a missing or malformed file gets one error line and the previous network stays; `<hce>` and
-//! `<default>` choose the hand-crafted evaluation and the build's default; `isready` keeps answering.
+//! the default value (the embedded net's file name, or the older `<default>`) choose the hand-crafted evaluation
+//! and the build's default; `isready` keeps answering.
 
 use corvid::chess::Position;
 use corvid::eval::nnue::{default_network, Network, HIDDEN, INPUTS};
@@ -164,12 +165,18 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
     let mut e = Corvid::start();
     e.send("uci");
     let reply = e.until("uciok", SOON, |l| l == "uciok");
-    assert!(
-        reply
-            .iter()
-            .any(|l| l == "option name EvalFile type string default <default>"),
-        "{reply:?}"
+    let line = format!(
+        "option name EvalFile type string default {}",
+        corvid::eval::nnue::EVAL_FILE_DEFAULT
     );
+    assert!(reply.contains(&line), "{reply:?}");
+    // The default is one word and no UCI keyword, so a reader that splits at keywords (python-chess) reads it
+    // back whole and a GUI that resets options to their defaults sends it unchanged.
+    let default_word = line.rsplit("default ").next().expect("value");
+    assert!(!default_word.is_empty() && !default_word.contains(char::is_whitespace));
+    for keyword in ["name", "type", "default", "min", "max", "var", "value"] {
+        assert_ne!(default_word, keyword);
+    }
     e.send(&format!("position fen {FEN}"));
     // The build's default first: without an embedded network, the hand-crafted evaluation.
     let default = default_network().map(|n| n.evaluate(&pos));
@@ -217,7 +224,14 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
     );
     assert_ne!(hce, with_net);
 
-    // Back to the build's default, by name and by an empty value.
+    // Back to the build's default: by its advertised default value, by the older `<default>` and by an
+    // empty value.
+    assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
+    assert_eq!(
+        set_evalfile(&mut e, corvid::eval::nnue::EVAL_FILE_DEFAULT),
+        Vec::<String>::new()
+    );
+    assert_eq!(nnue_eval(&mut e).map(|v| v.1), default);
     assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
     assert_eq!(set_evalfile(&mut e, "<default>"), Vec::<String>::new());
     assert_eq!(nnue_eval(&mut e).map(|v| v.1), default);
@@ -297,9 +311,11 @@ fn cecp_option_evalfile() {
     let good = files.write("good.nnue", &bytes);
     let (mut e, features) = Corvid::start_cecp();
     assert!(
-        features
-            .iter()
-            .any(|l| l == "feature option=\"EvalFile -file <default>\""),
+        features.iter().any(|l| *l
+            == format!(
+                "feature option=\"EvalFile -file {}\"",
+                corvid::eval::nnue::EVAL_FILE_DEFAULT
+            )),
         "{features:?}"
     );
     e.send(&format!("option EvalFile={good}"));

@@ -296,7 +296,7 @@ pub struct EngineOptions {
     pub variant: GameKind,
     pub limit_strength: bool,
     pub elo: u32,
-    /// `EvalFile` as last accepted (`<default>`, `<hce>` or a path).
+    /// `EvalFile` as last accepted (the embedded net's name, `<hce>` or a path).
     pub eval_file: String,
     /// Tablebase probes inside the tree from this remaining depth on.
     pub syzygy_probe_depth: u32,

@@ -443,10 +443,12 @@ impl<G: Game> Searcher<G> {
         let best = &result_moves[chosen];
         let mut pv = best.pv.clone();
         if pv.len() < 2 {
-            // Guess the reply from the table when the PV was cut short.
+            // Guess the reply from the table when the PV was cut short, unless the best move ends the game by
+            // rule (a third repetition, the fiftieth move): no line goes on from there.
             let mut g = game.clone();
             g.make_move(best.mv);
-            if let Some(hit) = tt.probe(g.key(), 1) {
+            let over = g.is_draw() || g.lost_by_rule();
+            if let Some(hit) = tt.probe(g.key(), 1).filter(|_| !over) {
                 let m = G::move_from_bits(hit.mv);
                 if g.is_legal(m) {
                     pv.truncate(1);

@@ -163,6 +163,121 @@ fn repetition_in_game_history_is_seen_by_the_search() {
     assert!(matches!(scores.lock().expect("no poisoning").last(), Some(Score::Cp(v)) if *v > 500));
 }
 
+/// Replays every reported line after `history` (the game's positions, the root last) and checks that none
+/// goes on after a position the rules end (threefold repetition, fifty moves, mate, stalemate): fastchess
+/// warns about such lines.
+fn assert_lines_stop_at_the_end(history: &[Position], infos: &[Info], ponder: Option<&str>) {
+    for info in infos {
+        let mut line = history.to_vec();
+        for (i, text) in info.pv.iter().enumerate() {
+            let pos = line[line.len() - 1];
+            assert!(
+                crate::rules::automatic_ending(&pos, &line[..line.len() - 1]).is_none(),
+                "line {:?} goes on after the game ended (move {i})",
+                info.pv
+            );
+            let m = pos.parse_uci_move(text).expect("legal line");
+            let mut next = pos;
+            next.make_move(m);
+            line.push(next);
+        }
+    }
+    let last = infos.last().expect("a line");
+    assert_eq!(last.pv.get(1).map(String::as_str), ponder);
+}
+
+/// Searches `game` to `depth` with `tt` (restricted to `only` when given); the result and the lines reported.
+fn run_on(game: &ChessGame, tt: &TranspositionTable, depth: u32, only: &[&str]) -> Run {
+    let infos = Mutex::new(Vec::new());
+    let report = |e: Event| {
+        if let Event::Info(i) = e {
+            infos.lock().expect("no poisoning").push(i);
+        }
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let only: Vec<_> = only
+        .iter()
+        .map(|t| game.position().parse_uci_move(t).expect("legal"))
+        .collect();
+    let out = Searcher::<ChessGame>::new().run(
+        game,
+        &limits,
+        &only,
+        &SearchOptions::default(),
+        tt,
+        &Control::default(),
+        &report,
+    );
+    Run {
+        result: as_text(out),
+        infos: infos.into_inner().expect("no poisoning"),
+    }
+}
+
+#[test]
+fn lines_end_at_the_move_that_ends_the_game_by_rule() {
+    // The table knows replies after every queen move from a search with an earlier clock (the clock is not
+    // in the key). At ply 99 every move completes the hundredth ply: the line is the move alone, and no
+    // ponder move is guessed from the table after it.
+    let tt = TranspositionTable::new(8);
+    let earlier = Position::from_fen("7k/8/8/8/8/1Q6/8/K7 w - - 90 80", false).expect("FEN");
+    run_on(&ChessGame::new(earlier), &tt, 6, &[]);
+    let root = Position::from_fen("7k/8/8/8/8/1Q6/8/K7 w - - 99 80", false).expect("FEN");
+    let run = run_on(&ChessGame::new(root), &tt, 6, &[]);
+    assert_eq!(last_score(&run), Score::Cp(0));
+    assert_lines_stop_at_the_end(&[root], &run.infos, run.result.ponder.as_deref());
+    assert_eq!(run.result.ponder, None);
+
+    // Ka1 repeats the position a third time (the history of the test above); the table knows the position
+    // after it from a search two moves earlier, when Ka1 made only its second occurrence.
+    let tt = TranspositionTable::new(8);
+    let start = Position::from_fen("n6k/8/8/8/8/8/Q7/K7 b - - 0 1", false).expect("FEN");
+    let mut game = ChessGame::new(start);
+    let mut history = vec![start];
+    for (i, t) in ["a8b6", "a1b1", "b6a8", "b1a1", "a8b6", "a1b1", "b6a8"]
+        .iter()
+        .enumerate()
+    {
+        if i == 3 {
+            let run = run_on(&game, &tt, 6, &["b1a1"]);
+            assert!(run.infos.last().expect("a line").pv.len() > 1);
+        }
+        let m = game.position().parse_uci_move(t).expect("legal");
+        game.play(m);
+        history.push(*game.position());
+    }
+    let run = run_on(&game, &tt, 6, &["b1a1"]);
+    assert_eq!(run.result.best.as_deref(), Some("b1a1"));
+    assert_eq!(last_score(&run), Score::Cp(0));
+    assert_lines_stop_at_the_end(&history, &run.infos, run.result.ponder.as_deref());
+    assert_eq!(run.result.ponder, None);
+}
+
+#[test]
+fn a_timed_search_stops_after_one_iteration_when_every_move_ends_the_game() {
+    // Every move completes the hundredth ply (a draw): deeper iterations would cost a node or two each up to
+    // the maximum depth (OpenBench showed `depth 127 … nodes 127` for such a root). A fixed depth is still
+    // searched to that depth.
+    let clock = Limits {
+        wtime: Some(60_000),
+        btime: Some(60_000),
+        ..Limits::default()
+    };
+    let run = search_with(
+        "7k/8/8/8/8/1Q6/8/K7 w - - 99 80",
+        clock,
+        SearchOptions::default(),
+    );
+    let last = run.infos.last().expect("a line");
+    assert_eq!((last.depth, last.score), (1, Score::Cp(0)));
+    assert!(run.result.best.is_some());
+    let run = search_depth("7k/8/8/8/8/1Q6/8/K7 w - - 99 80", 9);
+    assert_eq!(run.infos.last().expect("a line").depth, 9);
+}
+
 #[test]
 fn multipv_reports_distinct_lines() {
     let run = search_with(

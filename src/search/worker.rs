@@ -12,7 +12,7 @@ use super::shared::{RootMove, Shared};
 use super::time::TimeManager;
 use super::tt::{TtBound, NO_EVAL};
 use super::*;
-use crate::game::Game;
+use crate::game::{Game, GenKind, MoveBuffer};
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
@@ -172,6 +172,20 @@ impl<'a, G: Game> Worker<'a, G> {
         self.was_pondering = pondering;
     }
 
+    /// Does every root move end the game by rule or leave the opponent without a legal move?
+    fn all_root_moves_end_the_game(&mut self) -> bool {
+        let moves: Vec<G::Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        moves.into_iter().all(|m| {
+            self.game.make_move(m);
+            let mut replies = G::MoveList::default();
+            self.game.generate(GenKind::All, &mut replies);
+            let over =
+                self.game.is_draw() || self.game.lost_by_rule() || replies.as_slice().is_empty();
+            self.game.unmake_move();
+            over
+        })
+    }
+
     /// Iterative deepening: depth 1, 2, … until a limit, a stop, or (main thread) the time manager says so.
     pub fn iterative_deepening(&mut self) {
         let max_depth = self.shared.limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
@@ -181,6 +195,10 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut last_best = self.root_moves[0].mv;
         let mut stable_iterations = 0;
         let mut last_score = -INFINITY;
+        // When every root move ends the game at once (the fiftieth move, a third repetition, mate or
+        // stalemate), deeper iterations cost a node or two each and change nothing: a timed search stops after
+        // the first instead of printing instant iterations up to the maximum depth.
+        let all_moves_end_the_game = self.is_main() && self.all_root_moves_end_the_game();
 
         for depth in 1..=max_depth {
             for rm in &mut self.root_moves {
@@ -236,6 +254,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 && !pondering
                 && score.abs() >= MATE_BOUND
                 && depth >= MATE_SCORE - score.abs() + 8
+            {
+                break;
+            }
+            if all_moves_end_the_game
+                && !pondering
+                && self.tm.as_ref().is_some_and(|tm| tm.is_timed())
             {
                 break;
             }

@@ -20,7 +20,6 @@ const XB_OPTIONS: &[&str] = &[
     "ResignBelow -spin 900 0 100000",
     "ResignMoves -spin 4 1 100",
     "FastCastling -check 0",
-    "EvalFile -file <default>",
 ];
 
 /// The reply to `protover 2`: `feature` lines, `done=1` last.
@@ -35,6 +34,10 @@ pub fn format_features() -> String {
     for o in XB_OPTIONS {
         s.push_str(&format!("feature option=\"{o}\"\n"));
     }
+    s.push_str(&format!(
+        "feature option=\"EvalFile -file {}\"\n",
+        crate::eval::nnue::EVAL_FILE_DEFAULT
+    ));
     s.push_str("feature done=1");
     s
 }

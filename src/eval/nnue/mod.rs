@@ -2,8 +2,9 @@
 //! file format of the NNUE format note (`format.rs`).
 //!
 //! - [`Network`]: the weights, loaded and validated from a file or from bytes, with a typed [`NetworkError`].
-//! - [`default_network`]: the network embedded at build time from `nets/corvid.nnue` when that file exists
-//!   (`build.rs` then sets `cfg(corvid_embedded_net)`), else none: the hand-crafted evaluation is used.
+//! - [`default_network`]: the network embedded at build time: the file `EVALFILE` names, else
+//!   `nets/corvid.nnue` when it exists (`build.rs` then sets `cfg(corvid_embedded_net)`), else none: the
+//!   hand-crafted evaluation is used.
 //! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
 //!   make/unmake (`accumulator.rs`), or, holding no network, the hand-crafted evaluation. Datagen, which
 //!   bootstraps from the hand-crafted evaluation, asks for it with [`NnueEval::hce`] (or the engine option
@@ -209,14 +210,11 @@ impl Network {
 }
 
 #[cfg(corvid_embedded_net)]
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/nets/corvid.nnue"
-)));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue")));
 #[cfg(not(corvid_embedded_net))]
 const EMBEDDED: Option<&[u8]> = None;
 
-/// The network built into this binary (`nets/corvid.nnue` at build time), or `None`: then the hand-crafted
+/// The network built into this binary (`EVALFILE`'s or `nets/corvid.nnue` at build time), or `None`: then the hand-crafted
 /// evaluation is the default. `build.rs` has already validated the file, so it cannot fail here.
 pub fn default_network() -> Option<Arc<Network>> {
     static DEFAULT: OnceLock<Option<Arc<Network>>> = OnceLock::new();
@@ -249,19 +247,32 @@ pub fn set_active_network(net: Option<Arc<Network>>) {
     }
 }
 
-/// `EvalFile`'s default: the embedded network, or the hand-crafted evaluation when none is embedded.
-pub const EVAL_FILE_DEFAULT: &str = "<default>";
+/// The embedded network's file name as the build found it, or empty when none is embedded.
+pub const EMBEDDED_NET_NAME: &str = env!("CORVID_NET_NAME");
 /// The `EvalFile` value that chooses the hand-crafted evaluation.
 pub const EVAL_FILE_HCE: &str = "<hce>";
+/// The older spelling of "the embedded network", still accepted. Not advertised: python-chess and other UCI
+/// readers split `default <default>` at the inner word `default`.
+pub const EVAL_FILE_EMBEDDED_OLD: &str = "<default>";
+/// `EvalFile`'s default, as Stockfish has it: the embedded network's file name (the hand-crafted evaluation's
+/// `<hce>` when none is embedded).
+pub const EVAL_FILE_DEFAULT: &str = if EMBEDDED_NET_NAME.is_empty() {
+    EVAL_FILE_HCE
+} else {
+    EMBEDDED_NET_NAME
+};
 
-/// The network an `EvalFile` value names: `<default>` or empty for [`default_network`], `<hce>` for none
-/// (the hand-crafted evaluation), anything else a path to load.
+/// The network an `EvalFile` value names: empty, the embedded network's name or `<default>` for
+/// [`default_network`], `<hce>` for none (the hand-crafted evaluation), anything else a path to load.
 ///
 /// # Errors
 /// The path's [`Network::load`] error.
 pub fn network_for_option(value: &str) -> Result<Option<Arc<Network>>, NetworkError> {
     let value = value.trim();
-    if value.is_empty() || value.eq_ignore_ascii_case(EVAL_FILE_DEFAULT) {
+    if value.is_empty()
+        || value.eq_ignore_ascii_case(EVAL_FILE_EMBEDDED_OLD)
+        || (!EMBEDDED_NET_NAME.is_empty() && value == EMBEDDED_NET_NAME)
+    {
         Ok(default_network())
     } else if value.eq_ignore_ascii_case(EVAL_FILE_HCE) {
         Ok(None)

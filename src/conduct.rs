@@ -22,7 +22,11 @@ pub struct DrawMaterial {
 /// repetition or fortress it cannot break), or when Corvid is worse: at most [`Policy::accept_draw_cp`] in
 /// the endgame, at most [`Policy::accept_middlegame_cp`] (clearly worse) before it. The score is first
 /// raised by [`Policy::contempt_cp`], which a front end sets from Corvid's strength against its opponent's.
-/// Corvid offers a draw by the same test, once it has held for its last [`Policy::offer_draw_streak`] moves.
+///
+/// Corvid offers a draw only where a person would: in a dead position (nobody has the material to win, or its
+/// searches see a repetition or fortress) or a balanced one (within [`Policy::offer_balance_cp`] of equal,
+/// contempt included), when that has held for its last [`Policy::offer_draw_streak`] moves. A worse Corvid
+/// takes an offer but does not make one: it plays on, or resigns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Accept an offer in the endgame when Corvid's evaluation is at most this (it is worse).
@@ -39,6 +43,9 @@ pub struct Policy {
     pub offer_draw_streak: usize,
     /// ... and at least this many full moves have been played.
     pub offer_draw_after: u32,
+    /// A position is balanced (a draw may be offered) when Corvid's evaluation plus contempt is within this
+    /// many centipawns of 0, either way.
+    pub offer_balance_cp: i32,
     /// Resign at all.
     pub resign: bool,
     /// Resign when the evaluation was at most minus this ...
@@ -57,6 +64,7 @@ impl Default for Policy {
             offer_draws: true,
             offer_draw_streak: 4,
             offer_draw_after: 30,
+            offer_balance_cp: 25,
             resign: true,
             resign_cp: 900,
             resign_moves: 4,
@@ -181,13 +189,15 @@ impl Conduct {
     ) -> bool {
         let p = &self.policy;
         let k = p.offer_draw_streak.max(1);
+        let dead = material.no_winning_material || self.dead_draw();
+        let balanced = |s: Score| matches!(s, Score::Cp(cp) if cp.saturating_add(p.contempt_cp).abs() <= p.offer_balance_cp);
         p.offer_draws
             && may_offer
             && fullmove > p.offer_draw_after
             && self.scores.len() >= k
             && self.scores[self.scores.len() - k..]
                 .iter()
-                .all(|&s| self.accepts_draw(s, material))
+                .all(|&s| (dead && !matches!(s, Score::Mate(n) if n > 0)) || balanced(s))
     }
 }
 
@@ -265,30 +275,47 @@ mod tests {
     }
 
     #[test]
-    fn offers_follow_the_same_test_over_a_streak() {
+    fn offers_only_in_balanced_or_dead_positions_over_a_streak() {
         let mut c = Conduct::new(Policy {
             offer_draw_after: 0,
             ..Policy::default()
         });
         for _ in 0..3 {
-            c.record(Score::Cp(-40));
+            c.record(Score::Cp(-20));
         }
         assert!(
             !c.should_offer_draw_at(true, 40, ENDGAME),
             "streak of three"
         );
-        c.record(Score::Cp(-40));
+        c.record(Score::Cp(15));
         assert!(c.should_offer_draw_at(true, 40, ENDGAME));
+        assert!(c.should_offer_draw_at(true, 40, MIDDLEGAME));
         assert!(
             !c.should_offer_draw_at(false, 40, ENDGAME),
             "the re-offer rule"
         );
-        assert!(
-            !c.should_offer_draw_at(true, 40, MIDDLEGAME),
-            "not clearly worse"
-        );
-        c.record(Score::Cp(20));
+        // Clearly better or clearly worse: no offer (a worse Corvid accepts one, but plays on or resigns).
+        c.record(Score::Cp(60));
         assert!(!c.should_offer_draw_at(true, 40, ENDGAME));
+        for _ in 0..4 {
+            c.record(Score::Cp(-900));
+        }
+        assert!(c.accepts_draw(Score::Cp(-900), MIDDLEGAME));
+        assert!(!c.should_offer_draw_at(true, 40, MIDDLEGAME));
+        assert!(!c.should_offer_draw_at(true, 40, ENDGAME));
+        // Nobody can win: an offer whatever the evaluation, unless Corvid has found a mate.
         assert!(c.should_offer_draw_at(true, 40, BARE));
+        c.record(Score::Mate(3));
+        assert!(!c.should_offer_draw_at(true, 40, BARE));
+        // A stronger Corvid's contempt makes an even position not balanced for it.
+        let mut strong = Conduct::new(Policy {
+            offer_draw_after: 0,
+            contempt_cp: 75,
+            ..Policy::default()
+        });
+        for _ in 0..4 {
+            strong.record(Score::Cp(0));
+        }
+        assert!(!strong.should_offer_draw_at(true, 40, ENDGAME));
     }
 }

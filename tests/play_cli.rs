@@ -60,6 +60,12 @@ fn short_game_with_bad_input_a_declined_offer_and_a_resignation() {
     );
     assert!(out.contains("You play a3."), "{out}");
     assert!(out.contains("Corvid plays "), "{out}");
+    // Whose view the number is: Corvid's own.
+    assert!(
+        out.lines()
+            .any(|l| l.contains("Corvid plays ") && l.contains("(its evaluation: ")),
+        "{out}"
+    );
     assert!(out.contains("You resign."), "{out}");
     assert!(out.contains("Game over: 0-1 (White resigns)."), "{out}");
     // The board is drawn in ASCII with the last move in brackets.
@@ -67,7 +73,8 @@ fn short_game_with_bad_input_a_declined_offer_and_a_resignation() {
     let saved = std::fs::read_to_string(&pgn_path).expect("PGN saved");
     let _ = std::fs::remove_file(&pgn_path);
     assert_eq!(tag(&saved, "Result").as_deref(), Some("0-1"));
-    assert_eq!(tag(&saved, "Termination").as_deref(), Some("White resigns"));
+    assert_eq!(tag(&saved, "Termination").as_deref(), Some("normal"));
+    assert!(saved.contains("{White resigns} 0-1"), "{saved}");
     assert_eq!(tag(&saved, "White").as_deref(), Some("You"));
     assert_eq!(
         tag(&saved, "FEN").as_deref(),
@@ -94,7 +101,8 @@ fn a_draw_offer_is_accepted_when_corvid_is_worse() {
     );
     assert!(out.contains("Corvid accepts the draw"), "{out}");
     assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
-    assert!(out.contains("[Termination \"Draw by agreement\"]"), "{out}");
+    assert!(out.contains("[Termination \"normal\"]"), "{out}");
+    assert!(out.contains("{Draw by agreement} 1/2-1/2"), "{out}");
 }
 
 #[test]
@@ -133,7 +141,7 @@ fn corvid_offers_a_draw_and_the_person_accepts() {
             "black",
             "--movetime",
             "20",
-            "--accept-middlegame",
+            "--offer-balance",
             "100000",
             "--offer-after",
             "0",
@@ -164,7 +172,7 @@ fn corvid_offers_a_draw_and_the_person_accepts() {
             "black",
             "--movetime",
             "20",
-            "--accept-middlegame",
+            "--offer-balance",
             "100000",
             "--offer-after",
             "0",
@@ -174,7 +182,8 @@ fn corvid_offers_a_draw_and_the_person_accepts() {
         "accept\n",
     );
     assert!(out.contains("You accept Corvid's draw offer."), "{out}");
-    assert!(out.contains("[Termination \"Draw by agreement\"]"), "{out}");
+    assert!(out.contains("[Termination \"normal\"]"), "{out}");
+    assert!(out.contains("{Draw by agreement} 1/2-1/2"), "{out}");
     assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
 }
 
@@ -198,7 +207,8 @@ fn corvid_resigns_a_hopeless_game() {
     );
     assert!(out.contains("Corvid resigns"), "{out}");
     assert!(out.contains("[Result \"1-0\"]"), "{out}");
-    assert!(out.contains("[Termination \"Black resigns\"]"), "{out}");
+    assert!(out.contains("[Termination \"normal\"]"), "{out}");
+    assert!(out.contains("{Black resigns} 1-0"), "{out}");
 }
 
 #[test]
@@ -221,7 +231,8 @@ fn a_checkmate_by_the_person_ends_the_game() {
     );
     assert!(out.contains("You play Qb8#."), "{out}");
     assert!(out.contains("Game over: 1-0 (White mates)."), "{out}");
-    assert!(out.contains("[Termination \"White mates\"]"), "{out}");
+    assert!(out.contains("[Termination \"normal\"]"), "{out}");
+    assert!(out.contains("{White mates} 1-0"), "{out}");
 }
 
 #[test]

@@ -62,6 +62,51 @@ fn handshake_ping_and_a_game_corvid_plays_black() {
     e.quit();
 }
 
+/// `UCI_Elo` has one range in both protocols, and XBoard's default `egtpath` (a folder that usually does not
+/// exist) is a log note, while a folder without tables is an error.
+#[test]
+fn elo_range_as_in_uci_and_a_missing_default_egtpath_is_no_error() {
+    let (mut e, features) = Corvid::start_cecp();
+    let cecp = features
+        .iter()
+        .find_map(|l| l.strip_prefix("feature option=\"UCI_Elo -spin "))
+        .map(|r| r.trim_end_matches('"').to_string())
+        .expect("a UCI_Elo option");
+    let mut u = Corvid::start();
+    u.send("uci");
+    let lines = u.until("uciok", LONG, |l| l == "uciok");
+    u.quit();
+    let uci = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("option name UCI_Elo type spin "))
+        .expect("UCI_Elo");
+    // `default D min A max B` against `D A B`.
+    let words: Vec<&str> = uci.split_whitespace().collect();
+    assert_eq!(words.len(), 6, "{uci}");
+    assert_eq!(cecp, format!("{} {} {}", words[1], words[3], words[5]));
+
+    e.send("egtpath syzygy /EGT/Syzygy-nowhere");
+    let lines = e.ping();
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.starts_with('#')),
+        "{lines:?}"
+    );
+    let empty = std::env::temp_dir().join(format!("corvid-egt-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("dir");
+    e.send(&format!("egtpath syzygy {}", empty.display()));
+    let lines = e.ping();
+    let _ = std::fs::remove_dir_all(&empty);
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("Error")).count(),
+        1,
+        "{lines:?}"
+    );
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("Error") || l.starts_with('#')));
+    e.quit();
+}
+
 #[test]
 fn bad_input_is_answered_and_changes_nothing() {
     let mut e = start();
@@ -310,7 +355,7 @@ fn draw_offers_both_ways_and_the_reoffer_rule() {
     e.send("new");
     e.send("sd 2");
     e.send("option OfferDrawAfter=0");
-    e.send("option AcceptDrawMiddlegame=100000");
+    e.send("option OfferDrawBalance=100000");
     e.send("option OfferDrawStreak=1");
     e.send("go");
     let lines = e.until_move();

@@ -98,7 +98,7 @@ pub(super) fn looks_like_move(text: &str) -> bool {
     has_square
         && t.len() <= 7
         && t.chars()
-            .all(|c| "KQRBNabcdefgh12345678x=qrbn-".contains(c))
+            .all(|c| "KQRBNabcdefgh12345678x=qrbnk-".contains(c))
 }
 
 impl Board for Chess {
@@ -113,12 +113,21 @@ impl Board for Chess {
     }
 
     /// SAN or UCI; text not shaped like a move is a syntax error, so that a typo in a command is not reported
-    /// as an illegal move.
+    /// as an illegal move. A person may type the piece letter in lower case (`nf3`, `bc4`): read as written
+    /// first (so `bxc4` and `bc4` stay the b-pawn's capture when it is legal), then with the piece letter
+    /// raised.
     fn read_human(pos: &Position, text: &str) -> Result<Move, MoveParseError> {
         if !looks_like_move(text) {
             return Err(MoveParseError::Syntax(text.to_string()));
         }
-        pos.parse_uci_move(text).or_else(|_| pos.parse_san(text))
+        pos.parse_uci_move(text)
+            .or_else(|_| pos.parse_san(text))
+            .or_else(|e| match text.chars().next() {
+                Some(c @ ('n' | 'b' | 'r' | 'q' | 'k')) => pos
+                    .parse_san(&format!("{}{}", c.to_ascii_uppercase(), &text[1..]))
+                    .map_err(|_| e),
+                _ => Err(e),
+            })
     }
 
     fn in_check(pos: &Position) -> bool {

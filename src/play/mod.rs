@@ -188,7 +188,9 @@ options for play:
   --accept-middlegame CP  before the endgame, when it is at most CP (default -150); with too little material
                         for a win or a dead draw by its own search it always accepts
   --opponent-elo N      your strength (default 1500): a stronger Corvid has contempt (plays on for a win)
-  --offer-streak N      Corvid offers when it would have accepted after each of its last N moves (default 4) ...
+  --offer-balance CP    Corvid offers only in a dead position or when its evaluation is within CP of 0
+                        (default 25): never when it is clearly worse
+  --offer-streak N      ... and that held after each of its last N moves (default 4) ...
   --offer-after N       ... from move N on (default 30)
   --no-offer            Corvid never offers a draw
   --resign-cp CP        Corvid resigns after --resign-moves evaluations at or below -CP (default 900) ...
@@ -249,6 +251,7 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
             "--opponent-elo" => c.opponent_elo = num("--opponent-elo", it.next())?,
             "--offer-after" => c.policy.offer_draw_after = num("--offer-after", it.next())?,
             "--offer-streak" => c.policy.offer_draw_streak = num("--offer-streak", it.next())?,
+            "--offer-balance" => c.policy.offer_balance_cp = num("--offer-balance", it.next())?,
             "--no-offer" => c.policy.offer_draws = false,
             "--resign-cp" => c.policy.resign_cp = num("--resign-cp", it.next())?,
             "--resign-moves" => c.policy.resign_moves = num("--resign-moves", it.next())?,
@@ -627,7 +630,7 @@ impl<V: Board, W: Write> PlaySession<'_, V, W> {
         }
         let eval = thought
             .score
-            .map(|s| format!(" (evaluation {})", describe_score(s)))
+            .map(|s| format!(" (its evaluation: {})", describe_score(s)))
             .unwrap_or_default();
         self.say(&format!("Corvid plays {san}{eval}."));
         if !self.game.is_over()
@@ -718,6 +721,28 @@ mod tests {
     }
 
     #[test]
+    fn lower_case_piece_letters_where_they_are_unambiguous() {
+        use crate::variants::Chess;
+        let read = |fen: &str, text: &str| {
+            let pos = Position::from_fen(fen, false).unwrap();
+            <Chess as Board>::read_human(&pos, text).map(|m| pos.to_san(m))
+        };
+        let start = crate::chess::STARTPOS;
+        assert_eq!(read(start, "nf3").as_deref(), Ok("Nf3"));
+        assert_eq!(read(start, "Nf3").as_deref(), Ok("Nf3"));
+        assert!(read(start, "qh5").is_err(), "no such queen move");
+        // A bishop and a b-pawn can both reach c4: `bxc4`/`bc4` stay the pawn's capture, `Bxc4` the bishop's.
+        let both = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
+        assert_eq!(read(both, "bxc4").as_deref(), Ok("bxc4"));
+        assert_eq!(read(both, "bc4").as_deref(), Ok("bxc4"));
+        assert_eq!(read(both, "Bxc4").as_deref(), Ok("Bxc4"));
+        // Without the pawn capture, `bc4` and `bxc4` are the bishop's.
+        let bishop = "4k3/8/8/8/2p5/8/1P6/4KB2 w - - 0 1";
+        assert_eq!(read(bishop, "bxc4").as_deref(), Ok("Bxc4"));
+        assert_eq!(read(bishop, "ke2").as_deref(), Ok("Ke2"));
+    }
+
+    #[test]
     fn conduct_thresholds() {
         let mut c = Conduct::new(Policy {
             resign_moves: 2,
@@ -725,6 +750,7 @@ mod tests {
             offer_draw_streak: 2,
             offer_draw_after: 0,
             accept_middlegame_cp: 10,
+            offer_balance_cp: 10,
             ..Policy::default()
         });
         let start = ChessRecord::new(Position::startpos()).draw_material();
@@ -747,7 +773,7 @@ mod tests {
         c.reset();
         c.record(Score::Cp(5));
         assert!(!c.should_offer_draw(&g, Color::White), "streak of one");
-        c.record(Score::Cp(-20));
+        c.record(Score::Cp(-10));
         assert!(c.should_offer_draw(&g, Color::White));
         c.record(Score::Cp(11));
         assert!(!c.should_offer_draw(&g, Color::White));

@@ -411,9 +411,10 @@ mod tests {
         play_all(&mut g, "f3 e5 g4 Qh4#");
         let pgn = g.pgn(&[("White", "A \"quoted\" name".to_string())]);
         assert!(pgn.starts_with("[White \"A \\\"quoted\\\" name\"]\n[Result \"0-1\"]\n"));
-        assert!(pgn.contains("[Termination \"Black mates\"]"));
+        // The standard's value in the tag, the reason after the last move.
+        assert!(pgn.contains("[Termination \"normal\"]"));
         assert!(!pgn.contains("[FEN"));
-        assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+        assert!(pgn.ends_with("\n1. f3 e5 2. g4 Qh4# {Black mates} 0-1\n"));
 
         let mut b = game("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7");
         play_all(&mut b, "Kd7");

@@ -55,6 +55,14 @@ impl fmt::Display for Termination {
     }
 }
 
+impl Termination {
+    /// The PGN standard's `Termination` value: every ending by the rules (mate, a draw by rule, resignation,
+    /// agreement) is `normal`; the reason itself goes in a comment after the last move.
+    pub fn pgn_value(self) -> &'static str {
+        "normal"
+    }
+}
+
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -90,7 +98,7 @@ impl Outcome {
     }
 
     /// A short sentence for the reason, with who won (`White mates`, `Draw by repetition`, `Black resigns`):
-    /// the comment of a CECP result line and the PGN `Termination` text.
+    /// the comment of a CECP result line and of a PGN's last move.
     pub fn description(&self) -> String {
         let name = |c: Color| match c {
             Color::White => "White",

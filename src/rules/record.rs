@@ -227,8 +227,9 @@ impl<V: Rules> Record<V> {
     }
 
     /// The game as PGN: the given tags (Event, Site, White, Black...) in order, then `Result`, `Termination`
-    /// (when over), the variant's start tags, a blank line and the movetext wrapped at 80 columns, ending with
-    /// the result (`*` while unfinished).
+    /// (when over: the standard's value, `normal`), the variant's start tags, a blank line and the movetext
+    /// wrapped at 80 columns, with the reason (`{White mates}`) after the last move, ending with the result
+    /// (`*` while unfinished).
     pub fn pgn(&self, tags: &[(&str, String)]) -> String {
         let result = self.outcome.map_or("*", |o| o.result_str());
         let mut out = String::new();
@@ -237,13 +238,17 @@ impl<V: Rules> Record<V> {
         }
         out.push_str(&pgn_tag("Result", result));
         if let Some(o) = self.outcome {
-            out.push_str(&pgn_tag("Termination", &o.description()));
+            out.push_str(&pgn_tag("Termination", o.termination.pgn_value()));
         }
         for (k, v) in V::start_tags(self.start()) {
             out.push_str(&pgn_tag(k, &v));
         }
         out.push('\n');
-        out.push_str(&wrap_movetext(&self.movetext(), result));
+        let mut movetext = self.movetext();
+        if let Some(o) = self.outcome {
+            movetext.push_str(&format!(" {{{}}}", o.description()));
+        }
+        out.push_str(&wrap_movetext(&movetext, result));
         out
     }
 }

@@ -8,7 +8,6 @@ use crate::search::{Info, Score};
 const XB_OPTIONS: &[&str] = &[
     "MoveOverhead -spin 10 0 5000",
     "UCI_LimitStrength -check 0",
-    "UCI_Elo -spin 2800 1000 2800",
     "ClearHash -button",
     "AcceptDrawBelow -spin -25 -100000 100000",
     "AcceptDrawMiddlegame -spin -150 -100000 100000",
@@ -16,6 +15,7 @@ const XB_OPTIONS: &[&str] = &[
     "OfferDraws -check 1",
     "OfferDrawAfter -spin 30 0 1000",
     "OfferDrawStreak -spin 4 1 100",
+    "OfferDrawBalance -spin 25 0 100000",
     "Resign -check 1",
     "ResignBelow -spin 900 0 100000",
     "ResignMoves -spin 4 1 100",
@@ -37,6 +37,11 @@ pub fn format_features() -> String {
     s.push_str(&format!(
         "feature option=\"EvalFile -file {}\"\n",
         crate::eval::nnue::EVAL_FILE_DEFAULT
+    ));
+    // The same range as UCI's `UCI_Elo`.
+    use crate::engine::{ELO_MAX, ELO_MIN};
+    s.push_str(&format!(
+        "feature option=\"UCI_Elo -spin {ELO_MAX} {ELO_MIN} {ELO_MAX}\"\n"
     ));
     s.push_str("feature done=1");
     s

@@ -330,8 +330,22 @@ impl<W: Write> CecpSession<W> {
                 };
             }
             Command::EgtPath { kind, path } if kind == "syzygy" => {
-                let r = self.set_engine_option("SyzygyPath", &path);
-                self.option_result("egtpath", r);
+                // XBoard sends its default (`/EGT/Syzygy`) on every start whether or not it exists: a
+                // path that names no folder at all is a note for the log, not an error for the user. A
+                // folder without tables is still an error.
+                let sep = if cfg!(windows) { ';' } else { ':' };
+                let exists = path
+                    .split(sep)
+                    .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
+                if exists {
+                    let r = self.set_engine_option("SyzygyPath", &path);
+                    self.option_result("egtpath", r);
+                } else {
+                    let _ = self.set_engine_option("SyzygyPath", "<empty>");
+                    self.emit(&format!(
+                        "# egtpath syzygy {path}: no such folder, so no tablebases"
+                    ));
+                }
             }
             Command::EgtPath { kind, .. } => {
                 self.emit(&format!("Error (unsupported table kind {kind}): egtpath"));
@@ -403,6 +417,7 @@ impl<W: Write> CecpSession<W> {
             "Contempt" => num(value).map(|n| p.contempt_cp = n.clamp(-100, 100) as i32),
             "OfferDrawAfter" => num(value).map(|n| p.offer_draw_after = n.max(0) as u32),
             "OfferDrawStreak" => num(value).map(|n| p.offer_draw_streak = n.max(1) as usize),
+            "OfferDrawBalance" => num(value).map(|n| p.offer_balance_cp = n.max(0) as i32),
             "Resign" => flag(value).map(|b| p.resign = b),
             "ResignBelow" => num(value).map(|n| p.resign_cp = n as i32),
             "ResignMoves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),

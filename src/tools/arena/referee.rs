@@ -234,6 +234,20 @@ impl GameRecord {
         }
     }
 
+    /// The PGN standard's `Termination` value: `normal` by the rules, `adjudication` at the ply cap, `time
+    /// forfeit`, `rules infraction` (an illegal move) or `abandoned` (a crash or hang).
+    pub fn pgn_termination(&self) -> &'static str {
+        match &self.termination {
+            Verdict::Rules(_) => "normal",
+            Verdict::MaxPlies(_) => "adjudication",
+            Verdict::Forfeit { kind, .. } => match kind {
+                Forfeit::Time => "time forfeit",
+                Forfeit::Illegal => "rules infraction",
+                Forfeit::Crash | Forfeit::Hang => "abandoned",
+            },
+        }
+    }
+
     /// The termination in words, with engine names for forfeits.
     pub fn reason(&self, names: &[String; 2]) -> String {
         match &self.termination {

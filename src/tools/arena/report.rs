@@ -131,7 +131,7 @@ pub(super) fn pgn_text(config: &MatchConfig, names: &[String; 2], g: &GameRecord
         ("Variant", config.variant.name().to_string()),
         ("WhiteLimit", wl),
         ("BlackLimit", bl),
-        ("Termination", g.reason(names)),
+        ("Termination", g.pgn_termination().to_string()),
         ("PlyCount", g.moves.len().to_string()),
         ("OpeningPlies", g.opening_plies.to_string()),
     ];
@@ -153,6 +153,8 @@ pub(super) fn pgn_text(config: &MatchConfig, names: &[String; 2], g: &GameRecord
             words.push("{end of opening}".to_string());
         }
     }
+    // The reason in words after the last move (the tag holds the standard's value).
+    words.push(format!("{{{}}}", g.reason(names)));
     words.push(g.result_str().to_string());
     out.push_str(&wrap_words(words.iter().map(String::as_str)));
     out.push('\n');

@@ -168,6 +168,52 @@ fn tally_counts_from_a_side() {
 }
 
 #[test]
+fn pgn_termination_takes_the_standard_values_and_the_reason_follows_the_last_move() {
+    let config =
+        parse_args(&split_command("--engine-a x --engine-b y --tc 1+0.01").unwrap()).unwrap();
+    let names = ["A".to_string(), "B".to_string()];
+    let forfeit = |kind| Verdict::Forfeit {
+        engine: 1,
+        kind,
+        detail: "flag".into(),
+    };
+    for (verdict, value, reason) in [
+        (Verdict::Rules("checkmate".into()), "normal", "{checkmate}"),
+        (
+            Verdict::MaxPlies(400),
+            "adjudication",
+            "{adjudicated draw: 400-ply cap}",
+        ),
+        (
+            forfeit(Forfeit::Time),
+            "time forfeit",
+            "{forfeit: B time: flag}",
+        ),
+        (
+            forfeit(Forfeit::Illegal),
+            "rules infraction",
+            "{forfeit: B illegal: flag}",
+        ),
+        (
+            forfeit(Forfeit::Crash),
+            "abandoned",
+            "{forfeit: B crash: flag}",
+        ),
+        (
+            forfeit(Forfeit::Hang),
+            "abandoned",
+            "{forfeit: B hang: flag}",
+        ),
+    ] {
+        let mut g = game(true, Some(Color::White), verdict);
+        g.moves = vec!["e2e4".into(), "e7e5".into()];
+        let pgn = super::report::pgn_text(&config, &names, &g);
+        assert!(pgn.contains(&format!("[Termination \"{value}\"]")), "{pgn}");
+        assert!(pgn.contains(&format!("e7e5 {reason} 1-0")), "{pgn}");
+    }
+}
+
+#[test]
 fn elo_interval_surrounds_the_estimate() {
     let t = Tally {
         wins: 30,

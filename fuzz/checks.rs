@@ -123,7 +123,10 @@ pub fn fen(data: &[u8]) {
                 .into_iter()
                 .flatten()
             {
-                assert!(legal.contains(m), "{token} accepted but not legal in {fen}");
+                assert!(
+                    legal.contains(&m),
+                    "{token} accepted but not legal in {fen}"
+                );
             }
         }
     }

@@ -6,7 +6,6 @@
 //! each generic over its evaluator; `variants` names the concrete games the search plays.
 
 use std::fmt::Debug;
-use std::mem::MaybeUninit;
 
 /// Which legal moves to generate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -30,68 +29,7 @@ pub struct ScoredMove<M> {
 
 /// A fixed-capacity list of scored moves on the stack, so generation in the search never allocates.
 /// `N` is the game's bound on the number of legal moves in a position.
-pub struct MoveBuf<M: Copy, const N: usize> {
-    items: [MaybeUninit<ScoredMove<M>>; N],
-    len: usize,
-}
-
-impl<M: Copy, const N: usize> MoveBuf<M, N> {
-    /// An empty list.
-    #[inline(always)]
-    pub fn new() -> Self {
-        MoveBuf {
-            items: [MaybeUninit::uninit(); N],
-            len: 0,
-        }
-    }
-
-    /// Appends `mv` with score 0. Panics when full, which a correct bound `N` makes impossible.
-    #[inline(always)]
-    pub fn push(&mut self, mv: M) {
-        self.items[self.len] = MaybeUninit::new(ScoredMove { mv, score: 0 });
-        self.len += 1;
-    }
-
-    /// Number of moves.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// No moves?
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Forgets every move.
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// The moves as a slice.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[ScoredMove<M>] {
-        // SAFETY: the first `len` items were written by `push`; ScoredMove<M: Copy> is plain data.
-        unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const ScoredMove<M>, self.len) }
-    }
-
-    /// The moves as a mutable slice (for scoring and sorting).
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [ScoredMove<M>] {
-        // SAFETY: as for `as_slice`.
-        unsafe {
-            std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut ScoredMove<M>, self.len)
-        }
-    }
-}
-
-impl<M: Copy, const N: usize> Default for MoveBuf<M, N> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+pub type MoveBuf<M, const N: usize> = crate::types::ArrayVec<ScoredMove<M>, N>;
 
 /// The list type a game generates into: `MoveBuf` with the game's capacity.
 pub trait MoveBuffer<M: Copy>: Default {
@@ -108,19 +46,19 @@ pub trait MoveBuffer<M: Copy>: Default {
 impl<M: Copy, const N: usize> MoveBuffer<M> for MoveBuf<M, N> {
     #[inline(always)]
     fn push(&mut self, mv: M) {
-        MoveBuf::push(self, mv)
+        crate::types::ArrayVec::push(self, ScoredMove { mv, score: 0 })
     }
     #[inline(always)]
     fn clear(&mut self) {
-        MoveBuf::clear(self)
+        crate::types::ArrayVec::clear(self)
     }
     #[inline(always)]
     fn as_slice(&self) -> &[ScoredMove<M>] {
-        MoveBuf::as_slice(self)
+        crate::types::ArrayVec::as_slice(self)
     }
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [ScoredMove<M>] {
-        MoveBuf::as_mut_slice(self)
+        crate::types::ArrayVec::as_mut_slice(self)
     }
 }
 

@@ -13,8 +13,9 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        mix(self.0)
+        let (state, out) = step(self.0);
+        self.0 = state;
+        out
     }
 
     /// Uniform in [0, 1).
@@ -47,8 +48,15 @@ impl Rng {
     }
 }
 
+/// One SplitMix64 step as a `const fn`: the next state and its output. Compile-time tables (the Zobrist
+/// keys of both boards) draw from it; [`Rng`] is the same generator at run time.
+pub const fn step(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    (s, mix(s))
+}
+
 /// The SplitMix64 finaliser, also a stateless hash (the trainer's validation split by record index).
-pub fn mix(mut z: u64) -> u64 {
+pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -52,11 +52,11 @@ fn check_ply(pos: &Position) {
         pos.to_fen()
     );
     for m in noisy.iter() {
-        assert!(all.contains(*m) && !quiet.contains(*m));
+        assert!(all.contains(m) && !quiet.contains(m));
         assert!(pos.is_capture(*m) || m.promotion_piece().is_some());
     }
     for m in quiet.iter() {
-        assert!(all.contains(*m));
+        assert!(all.contains(m));
         assert!(!pos.is_capture(*m) && m.promotion_piece().is_none());
     }
 }

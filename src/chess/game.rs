@@ -249,7 +249,7 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 impl MoveSink for ChessMoveList {
     #[inline(always)]
     fn single(&mut self, m: Move) {
-        self.push(m);
+        self.push(crate::game::ScoredMove { mv: m, score: 0 });
     }
 }
 
@@ -576,7 +576,7 @@ mod tests {
                 let m = Move(bits);
                 assert_eq!(
                     is_legal_move(&pos, m),
-                    legal.contains(m),
+                    legal.contains(&m),
                     "{fen}: {}",
                     m.to_uci(false)
                 );

@@ -287,7 +287,7 @@ impl Position {
         if m.is_none() {
             return false;
         }
-        self.legal_moves().contains(m)
+        self.legal_moves().contains(&m)
     }
 
     /// Does `m` capture something (en passant included)?

@@ -2,7 +2,6 @@
 
 use super::types::{PieceType, Square};
 use std::fmt;
-use std::mem::MaybeUninit;
 
 /// A move: bits 0-5 origin, 6-11 destination, 12-13 promotion piece (N, B, R, Q), 14-15 kind.
 /// Castling is stored as "king takes own rook" (origin = king, destination = rook square), which covers
@@ -108,87 +107,5 @@ pub use crate::types::MoveParseError;
 /// Upper bound on legal moves in any chess position (the known maximum is 218).
 pub const MAX_MOVES: usize = 256;
 
-/// A fixed-capacity list of moves on the stack: generation allocates nothing, and the storage is left
-/// uninitialised (zeroing 512 bytes per node measurably slowed perft).
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MoveList {
-    #[inline(always)]
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [MaybeUninit::uninit(); MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends a move. Panics if the list is full, which FEN validation makes impossible for real positions
-    /// (the most moves a legal position has is 218).
-    #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = MaybeUninit::new(m);
-        self.len += 1;
-    }
-
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`; Move is plain data.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
-    }
-
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // SAFETY: as for as_slice.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
-    }
-
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Removes the move at `i`, replacing it with the last one (order is not kept).
-    pub fn swap_remove(&mut self, i: usize) -> Move {
-        let m = self.as_slice()[i];
-        self.len -= 1;
-        self.moves[i] = self.moves[self.len];
-        m
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
-    }
-}
+/// The legal moves of a position, on the stack (see [`ArrayVec`]).
+pub type MoveList = crate::types::ArrayVec<Move, MAX_MOVES>;

@@ -1,14 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed seed so that keys (and so `bench` signatures and
 //! transposition-table behaviour) are identical in every build.
 
-/// SplitMix64: the next state and its output (also seeds Makromachy's keys).
-pub(crate) const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+/// The keys' generator: SplitMix64 (one definition, in `crate::rng`).
+use crate::rng::step as splitmix;
 
 pub struct Keys {
     /// Indexed by `Piece::index()` then square.

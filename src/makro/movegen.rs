@@ -26,7 +26,7 @@ impl<const N: usize> Sink for crate::game::MoveBuf<Move, N> {
     #[inline(always)]
     fn add(&mut self, m: Move) {
         if self.len() < N {
-            self.push(m);
+            self.push(crate::game::ScoredMove { mv: m, score: 0 });
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::features::{unpack, Placement, MOBILITY_REACH, PACKED_PLACEMENT};
 use super::pieces::{Kind, KIND_COUNT};
-use crate::chess::zobrist::splitmix;
+use crate::rng::step as splitmix;
 use crate::types::Color;
 use std::fmt;
 

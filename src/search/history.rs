@@ -3,7 +3,7 @@
 //! killers. Sizes come from the game's piece and square counts, allocated once per search thread.
 
 use super::params::*;
-use super::MAX_PLY;
+use super::score::MAX_PLY;
 
 /// Largest continuation-history table (2^22 entries, 8 MB); bigger games fold theirs into this.
 const CONT_FOLDED: usize = 1 << 22;

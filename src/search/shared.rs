@@ -5,8 +5,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::limits::{Control, Limits};
+use super::report::{Event, Info};
+use super::score::{to_score, wdl, Bound, INFINITY, MATE_BOUND};
 use super::tt::TranspositionTable;
-use super::*;
 use crate::game::Game;
 
 /// A root move with what the search learnt about it.

@@ -4,7 +4,7 @@
 use super::*;
 use crate::chess::Position;
 use crate::variants::{ChessGame, MakroGame};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 struct Run {
@@ -320,8 +320,9 @@ fn node_limit_and_threads() {
 }
 
 #[test]
-fn movetime_is_respected() {
-    let start = std::time::Instant::now();
+fn movetime_ends_the_search_by_itself() {
+    // The clock, not a depth or a `stop`, ends it: a move, a shallow depth, and the stop flag never set.
+    // (How close it keeps to the time is the time manager's unit tests' business and the matches'.)
     let run = search_with(
         crate::chess::STARTPOS,
         Limits {
@@ -334,7 +335,8 @@ fn movetime_is_respected() {
         },
     );
     assert!(run.result.best.is_some());
-    assert!(start.elapsed().as_millis() < 400);
+    let depth = run.infos.last().expect("a line").depth;
+    assert!(depth < (MAX_PLY - 1) as u32, "depth {depth}");
 }
 
 #[test]
@@ -369,17 +371,19 @@ fn score_conversion() {
 fn run_controlled(
     limits: Limits,
     pondering: bool,
-    drive: impl FnOnce(&Control),
-) -> (SearchResult<crate::chess::Move>, u128) {
+    drive: impl FnOnce(&Control, &AtomicBool),
+) -> (SearchResult<crate::chess::Move>, bool) {
     let tt = TranspositionTable::new(8);
     let control = Control::default();
     control.pondering.store(pondering, Ordering::Relaxed);
     let game = ChessGame::new(Position::startpos());
-    let start = std::time::Instant::now();
-    let out = std::thread::scope(|s| {
+    // Set by `drive` just before its signal: whether it was set when the search returned says whether the
+    // search waited for the signal, with no clock in the assertion.
+    let signalled = AtomicBool::new(false);
+    std::thread::scope(|s| {
         let h = s.spawn(|| {
             let mut searcher = Searcher::<ChessGame>::new();
-            searcher.run(
+            let out = searcher.run(
                 &game,
                 &limits,
                 &[],
@@ -387,12 +391,12 @@ fn run_controlled(
                 &tt,
                 &control,
                 &|_| {},
-            )
+            );
+            (out, signalled.load(Ordering::SeqCst))
         });
-        drive(&control);
+        drive(&control, &signalled);
         h.join().expect("search thread")
-    });
-    (out, start.elapsed().as_millis())
+    })
 }
 
 #[test]
@@ -402,31 +406,34 @@ fn infinite_search_waits_for_stop_even_at_max_depth() {
         infinite: true,
         ..Limits::default()
     };
-    let (out, ms) = run_controlled(limits, false, |c| {
-        std::thread::sleep(std::time::Duration::from_millis(150));
+    let (out, after_stop) = run_controlled(limits, false, |c, signalled| {
+        // Depth 2 is done long before this.
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        signalled.store(true, Ordering::SeqCst);
         c.stop.store(true, Ordering::Relaxed);
     });
     assert!(out.best.is_some());
-    assert!(ms >= 150, "returned after {ms} ms, before stop");
+    assert!(after_stop, "returned before stop");
 }
 
 #[test]
-fn ponder_search_waits_for_ponderhit_then_uses_its_own_clock() {
-    // Pondering with a generous clock: nothing returns until the ponderhit; after it, the clock is counted
-    // from the ponderhit, so the search ends within the allotment (here at most 60% of 1 s) after it.
+fn ponder_search_waits_for_ponderhit_then_ends_on_its_own_clock() {
+    // Pondering with a clock: nothing returns until the ponderhit; after it the search ends by its own
+    // time management, without a `stop`.
     let limits = Limits {
         wtime: Some(1000),
         btime: Some(1000),
         ponder: true,
         ..Limits::default()
     };
-    let (out, ms) = run_controlled(limits, true, |c| {
-        std::thread::sleep(std::time::Duration::from_millis(200));
+    // Nothing sets `stop` here: returning at all means the search ended by its own clock.
+    let (out, after_ponderhit) = run_controlled(limits, true, |c, signalled| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        signalled.store(true, Ordering::SeqCst);
         c.pondering.store(false, Ordering::Relaxed);
     });
     assert!(out.best.is_some());
-    assert!(ms >= 200, "returned after {ms} ms, while still pondering");
-    assert!(ms < 200 + 600 + 150, "took {ms} ms");
+    assert!(after_ponderhit, "returned while still pondering");
 }
 
 #[test]

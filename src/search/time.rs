@@ -6,8 +6,8 @@
 
 use std::time::{Duration, Instant};
 
+use super::limits::Limits;
 use super::params::*;
-use super::Limits;
 
 /// Time allocation for one search.
 #[derive(Clone, Debug)]

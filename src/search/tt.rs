@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use super::{MATE_BOUND, MATE_SCORE, TB_WIN, TB_WIN_BOUND};
+use super::score::{MATE_BOUND, MATE_SCORE, TB_WIN, TB_WIN_BOUND};
 
 /// How a stored score relates to the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -17,6 +17,20 @@ pub enum TtBound {
     Lower,
     /// The value is at most this (fail low).
     Upper,
+}
+
+impl TtBound {
+    /// Does a `score` of this bound settle the window (`alpha`, `beta`): an exact score always, a lower
+    /// bound at or above `beta`, an upper bound at or below `alpha`? With `alpha == beta == eval` it says
+    /// whether the score is a better estimate than `eval`.
+    #[inline(always)]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            TtBound::Exact => true,
+            TtBound::Lower => score >= beta,
+            TtBound::Upper => score <= alpha,
+        }
+    }
 }
 
 /// What a probe found.

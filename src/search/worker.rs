@@ -465,26 +465,11 @@ impl<'a, G: Game> Worker<'a, G> {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        if PV {
-            self.pv_len[ply] = 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-
         // Step 2. Draws by rule, the ply ceiling, and mate distance pruning.
-        if self.game.lost_by_rule() {
-            return MATE_SCORE - ply as i32;
-        }
-        if self.game.is_draw() {
-            return 0;
-        }
-        let in_check = self.game.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.game.evaluate() };
-        }
+        let in_check = match self.enter_node::<PV>(ply) {
+            Ok(in_check) => in_check,
+            Err(score) => return score,
+        };
         alpha = alpha.max(-MATE_SCORE + ply as i32);
         beta = beta.min(MATE_SCORE - ply as i32 - 1);
         if alpha >= beta {
@@ -504,14 +489,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut tt_move = G::Move::default();
         if let Some(h) = hit {
             tt_move = G::move_from_bits(h.mv);
-            if !PV
-                && h.depth >= depth
-                && match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => h.score >= beta,
-                    TtBound::Upper => h.score <= alpha,
-                }
-            {
+            if !PV && h.depth >= depth && h.bound.settles(h.score, alpha, beta) {
                 // A quiet hash move that refutes this node is rewarded as if it had been searched.
                 if h.score >= beta
                     && tt_move != G::Move::default()
@@ -551,11 +529,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     TtBound::Exact
                 };
-                if match bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => value >= beta,
-                    TtBound::Upper => value <= alpha,
-                } {
+                if bound.settles(value, alpha, beta) {
                     self.shared.tt.store(
                         key,
                         0,
@@ -594,11 +568,7 @@ impl<'a, G: Game> Worker<'a, G> {
             Some(h)
                 if !in_check
                     && h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => h.score > static_eval,
-                        TtBound::Upper => h.score < static_eval,
-                    } =>
+                    && h.bound.settles(h.score, static_eval, static_eval) =>
             {
                 h.score
             }
@@ -996,6 +966,32 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// What every node does first, in search and quiescence alike: count it, poll the limits, reset its
+    /// line, and end at once on a rule's verdict (a loss by rule, a draw) or at the ply ceiling. `Err` holds
+    /// the node's score then; `Ok` says whether the side to move is in check.
+    #[inline(always)]
+    fn enter_node<const PV: bool>(&mut self, ply: usize) -> Result<bool, i32> {
+        self.nodes += 1;
+        if self.check_stop() {
+            return Err(0);
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.game.lost_by_rule() {
+            return Err(MATE_SCORE - ply as i32);
+        }
+        if self.game.is_draw() {
+            return Err(0);
+        }
+        let in_check = self.game.in_check();
+        if ply >= MAX_PLY - 1 {
+            return Err(if in_check { 0 } else { self.game.evaluate() });
+        }
+        Ok(in_check)
+    }
+
     /// Quiescence search: captures and promotions (all evasions when in check) until the position is quiet.
     fn qsearch<const PV: bool>(
         &mut self,
@@ -1004,37 +1000,17 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
         qdepth: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        if PV {
-            self.pv_len[ply] = 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.game.lost_by_rule() {
-            return MATE_SCORE - ply as i32;
-        }
-        if self.game.is_draw() {
-            return 0;
-        }
-        let in_check = self.game.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.game.evaluate() };
-        }
+        let in_check = match self.enter_node::<PV>(ply) {
+            Ok(in_check) => in_check,
+            Err(score) => return score,
+        };
 
         let key = self.game.key();
         let hit = self.shared.tt.probe(key, ply);
         let mut tt_move = G::Move::default();
         if let Some(h) = hit {
             tt_move = G::move_from_bits(h.mv);
-            if !PV
-                && match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => h.score >= beta,
-                    TtBound::Upper => h.score <= alpha,
-                }
-            {
+            if !PV && h.bound.settles(h.score, alpha, beta) {
                 return h.score;
             }
         }
@@ -1051,13 +1027,7 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             best = eval;
             if let Some(h) = hit {
-                if h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => h.score > eval,
-                        TtBound::Upper => h.score < eval,
-                    }
-                {
+                if h.score.abs() < MATE_BOUND && h.bound.settles(h.score, eval, eval) {
                     best = h.score;
                 }
             }

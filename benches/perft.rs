@@ -1,8 +1,8 @@
 //! Perft speed, single thread: orthodox start position to depth 5 and Kiwipete to depth 4; Makromachy's start
 //! position to depth 4 (the speed benchmark; reference count 17,452,279).
 
+use corvid::chess::perft;
 use corvid::chess::Position;
-use corvid::tools::perft::perft;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -2,18 +2,10 @@
 //! when it resigns. `play` and the CECP front end share it; the rules ([`crate::rules`]) say what is allowed,
 //! this module what Corvid chooses.
 
+pub use crate::rules::DrawMaterial;
 use crate::rules::{Record, Rules};
 use crate::search::Score;
 use crate::types::Color;
-
-/// What the material says about a draw (from the game's rules, [`crate::rules::Rules::draw_material`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DrawMaterial {
-    /// Few enough pieces left that an even position is usually a draw.
-    pub endgame: bool,
-    /// Too little left for either side to win (no pawns, at most a rook each, nobody a rook ahead).
-    pub no_winning_material: bool,
-}
 
 /// When Corvid accepts, offers and resigns. Scores are centipawns from Corvid's point of view.
 ///

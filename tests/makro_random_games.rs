@@ -2,7 +2,7 @@
 //! to the same position, the parent of a copy-make is untouched, and attack detection agrees with the move
 //! generator (a square is attacked exactly when some pseudo-legal capture lands on it).
 
-use corvid::makro::position::{color_of, is_piece, sq};
+use corvid::makro::geometry::{color_of, is_piece, sq};
 use corvid::makro::{MoveKind, Position};
 
 mod common;
@@ -32,7 +32,7 @@ fn attack_detection_agrees_with_generation(pos: &Position) {
                 pos.is_attacked(s, us.flip()),
                 by_generation,
                 "square {} in {}",
-                corvid::makro::position::square_name(s),
+                corvid::makro::geometry::square_name(s),
                 pos.to_fen()
             );
         }

@@ -371,7 +371,7 @@ fn triple_push_and_en_passant_on_every_passed_square() {
     let mut taken = q.clone();
     taken.make_move(taken.parse_move("f6e5").unwrap());
     assert!(taken
-        .piece_at(corvid::makro::position::parse_square("e7").unwrap())
+        .piece_at(corvid::makro::geometry::parse_square("e7").unwrap())
         .is_none());
     // One move later the right is gone.
     let mut later = q.clone();
@@ -462,7 +462,7 @@ fn fast_castling() {
     // After castling, the Dragon King stands on the King's start square and White's rights are gone.
     let mut after = base(&[]);
     after.make_move(after.parse_move("i1c1,a1i1").unwrap());
-    let at = |s: &str| after.piece_at(corvid::makro::position::parse_square(s).unwrap());
+    let at = |s: &str| after.piece_at(corvid::makro::geometry::parse_square(s).unwrap());
     assert_eq!(at("c1"), Some((Color::White, Kind::King)));
     assert_eq!(at("i1"), Some((Color::White, Kind::DragonKing)));
     assert_eq!(at("a1"), None);

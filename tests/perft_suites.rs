@@ -1,8 +1,8 @@
 //! Perft against the reference suites in tests/data (copied from the shared perft EPD files): every position,
 //! every listed depth whose expected count is within the node budget, must match exactly.
 
+use corvid::chess::perft;
 use corvid::chess::Position;
-use corvid::tools::perft::perft;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

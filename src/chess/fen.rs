@@ -5,8 +5,6 @@ use super::position::{Position, NO_SQUARE};
 use super::types::*;
 use std::fmt;
 
-pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
@@ -306,6 +304,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::position::STARTPOS;
 
     fn err(fen: &str) -> FenError {
         Position::from_fen(fen, false).unwrap_err()

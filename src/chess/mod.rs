@@ -13,7 +13,8 @@ pub mod slider_tables;
 pub mod types;
 pub mod zobrist;
 
-pub use fen::{FenError, STARTPOS};
+pub use fen::FenError;
+pub use movegen::perft;
 pub use moves::{Move, MoveKind, MoveList, MoveParseError};
-pub use position::Position;
+pub use position::{Position, STARTPOS};
 pub use types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};

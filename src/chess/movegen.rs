@@ -300,3 +300,20 @@ impl Position {
         }
     }
 }
+
+/// Leaf nodes of the legal move tree of `depth` plies below `pos`.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &m in pos.legal_moves().iter() {
+                let mut child = *pos;
+                child.make_move(m);
+                nodes += perft(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}

@@ -12,6 +12,9 @@ use super::moves::{Move, MoveKind};
 use super::types::*;
 use super::zobrist::KEYS;
 
+/// The orthodox start position.
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// Mailbox value for an empty square.
 const EMPTY: u8 = 12;
 /// `ep_square` value when there is no en-passant capture.
@@ -59,7 +62,7 @@ impl Position {
 
     /// The standard start position.
     pub fn startpos() -> Position {
-        Position::from_fen(super::fen::STARTPOS, false).expect("start position FEN is valid")
+        Position::from_fen(STARTPOS, false).expect("start position FEN is valid")
     }
 
     // ----- accessors -------------------------------------------------------------------------------------

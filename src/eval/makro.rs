@@ -9,8 +9,9 @@
 use crate::chess::Color;
 use crate::makro::features::{piece_placement, relative_rank};
 use crate::makro::game::Evaluator;
+use crate::makro::geometry::{color_of, file_of, is_piece, kind_of, rank_of};
 use crate::makro::pieces::{Kind, KIND_COUNT};
-use crate::makro::position::{color_of, file_of, is_piece, kind_of, rank_of, Position};
+use crate::makro::position::Position;
 
 /// The evaluation's tunable numbers, in centipawns.
 pub struct Params {
@@ -136,7 +137,7 @@ fn king_counts(pos: &Position, color: Color) -> (i32, i32) {
     let k = pos.king_square(color);
     let mut shelter = 0;
     for d in crate::makro::pieces::KING {
-        let s = (k as i32 + crate::makro::position::offset(d.0, d.1)) as u16;
+        let s = (k as i32 + crate::makro::geometry::offset(d.0, d.1)) as u16;
         let c = pos.at(s);
         if is_piece(c) && color_of(c) == color {
             shelter += 1;
@@ -149,8 +150,8 @@ fn king_counts(pos: &Position, color: Color) -> (i32, i32) {
 /// screen for Cannons/Vaos, beyond unranked pieces for flyers. Whether or not they give check now, they are
 /// the pieces that can strike the King suddenly.
 fn aimed_at(pos: &Position, k: u16, by: Color) -> i32 {
+    use crate::makro::geometry::{EMPTY, LINES, OFF};
     use crate::makro::movegen::{mask_of, DIAG_SLIDERS, FLYERS, KIND_BIT, ORTH_SLIDERS, RANKED};
-    use crate::makro::position::{EMPTY, LINES, OFF};
     let theirs = &KIND_BIT[by.index()];
     let ours = &KIND_BIT[by.flip().index()];
     let mut n = 0;

@@ -1,6 +1,7 @@
 //! Makromachy attack detection: leap tables, line attacks with flying pieces, Cannon/Vao screens, bent
 //! Griffon/Rhino lines and Warrior back-captures, and the checks a move makes.
 
+use super::geometry::*;
 use super::moves::*;
 use super::pieces::*;
 use super::position::*;

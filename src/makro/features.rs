@@ -3,8 +3,8 @@
 //! (`eval::makro` does). Keeping them on the board saves visiting the 56 pieces a side at every node; keeping
 //! them weight-free lets the board know nothing of any evaluator.
 
+use super::geometry::{code, sq, FILES, MAILBOX, RANKS};
 use super::pieces::{Kind, KIND_COUNT};
-use super::position::{code, sq, FILES, MAILBOX, RANKS};
 use crate::types::Color;
 
 /// How many squares per line the mobility feature counts: the empty squares a long-range piece (slider,

@@ -1,5 +1,6 @@
 //! Makromachy FEN in and out (14 ranks, multi-digit empty runs, e.p. squares concatenated), with typed errors.
 
+use super::geometry::*;
 use super::pieces::Kind;
 use super::position::*;
 use crate::types::Color;

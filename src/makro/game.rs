@@ -5,9 +5,10 @@
 //! The game is generic over its [`Evaluator`], so the board code names no evaluator; the search's concrete
 //! game (the board with the Makromachy evaluation) is `variants::MakroGame`.
 
+use super::geometry::{is_piece, kind_of, sq, FILES, MAILBOX, RANKS};
 use super::movegen::{Move, MoveKind, ALL, NOISY, QUIET};
 use super::pieces::{Kind, KIND_COUNT};
-use super::position::{is_piece, kind_of, sq, Position, FILES, MAILBOX, RANKS};
+use super::position::Position;
 use crate::game::{Game, GenKind, MoveBuf};
 use std::fmt::Debug;
 

@@ -17,6 +17,7 @@ pub mod attacks;
 pub mod features;
 pub mod fen;
 pub mod game;
+pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod params;

@@ -3,6 +3,7 @@
 //! [`super::attacks`].
 
 pub(crate) use super::attacks::*;
+use super::geometry::*;
 pub use super::moves::*;
 use super::pieces::*;
 use super::position::*;

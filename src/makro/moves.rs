@@ -1,7 +1,7 @@
 //! Makromachy moves: their encoding and their text in the rules' notation.
 
+use super::geometry::*;
 use super::pieces::*;
-use super::position::*;
 use std::fmt;
 
 /// A move packed in 32 bits: origin (9 bits), destination (9), an extra square or promotion kind (9), kind (3).

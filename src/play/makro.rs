@@ -5,7 +5,7 @@
 //! `g2h3,h3i4`, castling `i1c1,a1i1` (or just the King's leg, `i1c1`).
 
 use super::{Board, BoardStyle};
-use crate::makro::position::{sq, FILES, RANKS};
+use crate::makro::geometry::{sq, FILES, RANKS};
 use crate::makro::{Move, MoveKind, Position};
 use crate::types::{Color, MoveParseError};
 use crate::variants::Makromachy;

@@ -8,9 +8,9 @@
 //! in tests.
 
 use super::record::{Record, Rules};
+use super::DrawMaterial;
 use super::{Outcome, Termination};
 use crate::chess::{Color, Move, MoveParseError, PieceType, Position};
-use crate::conduct::DrawMaterial;
 use crate::variants::Chess;
 
 /// Can `pos` be told to have ended by itself (not by resignation or agreement), and how?

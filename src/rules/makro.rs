@@ -9,7 +9,7 @@
 
 use super::record::{Record, Rules};
 use super::{Outcome, Termination};
-use crate::makro::position::{sq, FILES, RANKS};
+use crate::makro::geometry::{sq, FILES, RANKS};
 use crate::makro::{Kind, Move, Position, STARTPOS};
 use crate::types::Color;
 use crate::variants::Makromachy;
@@ -95,9 +95,9 @@ impl Rules for Makromachy {
 
     /// An endgame once fewer than a third of the 112 men are left; bare Kings end the game by rule, so the
     /// material alone never says that neither side can win.
-    fn draw_material(pos: &Position) -> crate::conduct::DrawMaterial {
+    fn draw_material(pos: &Position) -> super::DrawMaterial {
         let men = pos.piece_count(Color::White) + pos.piece_count(Color::Black);
-        crate::conduct::DrawMaterial {
+        super::DrawMaterial {
             endgame: men * 3 < 112,
             no_winning_material: false,
         }

@@ -20,6 +20,15 @@ pub use self::record::{Record, Rules};
 use crate::types::{Color, MoveParseError};
 use std::fmt;
 
+/// What the material says about a draw (each game's [`Rules::draw_material`]); Corvid's conduct decides by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawMaterial {
+    /// Few enough pieces left that an even position is usually a draw.
+    pub endgame: bool,
+    /// Too little left for either side to win (no pawns, at most a rook each, nobody a rook ahead).
+    pub no_winning_material: bool,
+}
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {

@@ -28,7 +28,7 @@ pub trait Rules: Variant {
     /// The PGN tags that describe the start (`Variant`, `SetUp`, `FEN`), in order.
     fn start_tags(start: &Self::Position) -> Vec<(&'static str, String)>;
     /// What the material on the board says about a draw (Corvid's draw policy reads it).
-    fn draw_material(pos: &Self::Position) -> crate::conduct::DrawMaterial;
+    fn draw_material(pos: &Self::Position) -> super::DrawMaterial;
 }
 
 /// A game in progress of variant `V`.
@@ -94,7 +94,7 @@ impl<V: Rules> Record<V> {
     }
 
     /// What the material of the current position says about a draw.
-    pub fn draw_material(&self) -> crate::conduct::DrawMaterial {
+    pub fn draw_material(&self) -> super::DrawMaterial {
         V::draw_material(self.position())
     }
 

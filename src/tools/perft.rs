@@ -1,31 +1,14 @@
-//! Perft: counting the leaf nodes of the legal move tree, the ground truth for move generation.
+//! Perft runs: counting the leaf nodes of the legal move tree, the ground truth for move generation. Each
+//! board counts its own tree (`chess::perft`, `makro::perft`); this is the driver: threads, divide, progress.
 //!
 //! The last ply is bulk-counted (the number of legal moves, never generated one by one). Several threads share
 //! the work as a queue of (root move, reply) pairs, which balances far better than one root move per thread.
 
-use crate::chess::Position;
 use crate::game::Variant;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-/// Leaf nodes of the legal move tree of `depth` plies below `pos`.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_moves(),
-        _ => {
-            let mut nodes = 0;
-            for &m in pos.legal_moves().iter() {
-                let mut child = *pos;
-                child.make_move(m);
-                nodes += perft(&child, depth - 1);
-            }
-            nodes
-        }
-    }
-}
 
 /// What a perft run reports.
 pub struct PerftResult {

@@ -96,7 +96,7 @@ impl Variant for Chess {
     }
 
     fn perft(pos: &Position, depth: u32) -> u64 {
-        crate::tools::perft::perft(pos, depth)
+        crate::chess::perft(pos, depth)
     }
 
     fn search_state(start: &Position, moves: &[Move]) -> ChessGame {

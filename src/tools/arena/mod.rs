@@ -14,6 +14,7 @@
 //! child process), [`report`] (tally, Elo, PGN, summary); [`run`] is the thread pool that plays the match.
 
 pub mod config;
+pub mod forfeit;
 pub mod process;
 pub mod referee;
 pub mod report;
@@ -21,8 +22,9 @@ pub mod report;
 mod tests;
 
 pub use self::config::{parse_args, split_command, EngineSpec, Limit, MatchConfig, MATCH_USAGE};
+pub use self::forfeit::Forfeit;
 pub use self::referee::{
-    allowed_time, hang_after, random_openings, Clock, Ending, Forfeit, GameRecord, Verdict,
+    allowed_time, hang_after, random_openings, Clock, Ending, GameRecord, Verdict,
 };
 pub use self::report::{elo, summary, Tally};
 

@@ -1,7 +1,7 @@
 //! A UCI engine as a child process: start, handshake, `go`, and the deadline on every answer.
 
 use super::config::*;
-use super::referee::*;
+use super::forfeit::Forfeit;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

@@ -1,6 +1,7 @@
 //! The referee: a game between two engine processes, refereed by `crate::rules`, with clocks, forfeits and random openings.
 
 use super::config::*;
+use super::forfeit::Forfeit;
 use super::process::*;
 use crate::game::Variant as _;
 use crate::rng::Rng;
@@ -71,36 +72,6 @@ impl AnyRecord {
 
 // ---------------------------------------------------------------------------------------------------------
 // Clocks and forfeits.
-
-/// Why a side lost by forfeit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Forfeit {
-    Time,
-    /// An illegal or unreadable move (or no move where there are legal ones).
-    Illegal,
-    /// The engine exited, closed its output or could not be started.
-    Crash,
-    /// No answer long after its time.
-    Hang,
-}
-
-impl Forfeit {
-    pub const ALL: [Forfeit; 4] = [
-        Forfeit::Time,
-        Forfeit::Illegal,
-        Forfeit::Crash,
-        Forfeit::Hang,
-    ];
-
-    pub(super) fn name(self) -> &'static str {
-        match self {
-            Forfeit::Time => "time",
-            Forfeit::Illegal => "illegal",
-            Forfeit::Crash => "crash",
-            Forfeit::Hang => "hang",
-        }
-    }
-}
 
 /// One side's clock.
 #[derive(Clone, Copy, Debug, PartialEq)]

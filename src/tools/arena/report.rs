@@ -1,6 +1,7 @@
 //! Results: the tally, Elo with its error, the PGN of each game and the final summary.
 
 use super::config::*;
+use super::forfeit::Forfeit;
 use super::referee::*;
 use crate::rules::{pgn_tag, wrap_words};
 use std::time::Duration;

@@ -2,6 +2,7 @@
 #![allow(clippy::panic, clippy::unwrap_used)]
 
 use super::config::*;
+use super::forfeit::Forfeit;
 use super::referee::*;
 use super::report::*;
 use crate::types::Color;

@@ -17,6 +17,7 @@ use crate::chess::Move;
 use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
 use crate::for_game;
 use crate::game::Variant as _;
+use crate::rng::Rng;
 use crate::rules::{ChessRecord, Record};
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
@@ -268,14 +269,6 @@ pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
     Ok(c)
 }
 
-/// A small deterministic generator for the colour draw (splitmix64).
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -385,11 +378,12 @@ impl Setup {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         });
-        let human = config.human.unwrap_or(if splitmix(seed) & 1 == 0 {
+        let drawn = if Rng::new(seed).next_u64() & 1 == 0 {
             Color::White
         } else {
             Color::Black
-        });
+        };
+        let human = config.human.unwrap_or(drawn);
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let style = config.style.unwrap_or(if tty_out && !no_color {
             BoardStyle::Color
@@ -852,8 +846,9 @@ mod tests {
 
     #[test]
     fn seeded_colour_draw_is_reproducible() {
-        assert_eq!(splitmix(42), splitmix(42));
-        let whites = (0..64).filter(|&s| splitmix(s) & 1 == 0).count();
+        let draw = |seed| Rng::new(seed).next_u64() & 1;
+        assert_eq!(draw(42), draw(42));
+        let whites = (0..64).filter(|&s| draw(s) == 0).count();
         assert!((16..=48).contains(&whites), "{whites}");
     }
 }

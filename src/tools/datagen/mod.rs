@@ -30,7 +30,6 @@ use crate::rules::{automatic_ending, Outcome};
 use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
 use crate::variants::ChessGame;
 use bulletformat::ChessBoard;
-use clap::Parser;
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -68,12 +67,9 @@ pub enum Starts {
     Dfrc,
 }
 
-/// `corvid datagen`'s options.
-#[derive(Clone, Debug, Parser)]
-#[command(
-    name = "corvid datagen",
-    about = "Self-play games for NNUE training data (whole games in viriformat, appended to --out)"
-)]
+/// `corvid datagen`'s options: the settings of a run and, as they stand, its command line (`cli.rs` embeds
+/// them as the verb's arguments).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Config {
     /// Output file (appended; resumed from `<out>.progress` when it exists).
     #[arg(long, default_value = "data/corvid.bin")]
@@ -199,20 +195,8 @@ impl Progress {
     }
 }
 
-/// `corvid datagen [options]`: parses the arguments (after the verb) and runs.
-pub fn main(args: &[String]) -> ExitCode {
-    let argv = std::iter::once("corvid datagen".to_string()).chain(args.iter().cloned());
-    let config = match Config::try_parse_from(argv) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
-    };
+/// `corvid datagen`: runs with a progress bar on stderr; status 1 on an error.
+pub fn main(config: &Config) -> ExitCode {
     let stop = AtomicBool::new(false);
     // The bar counts toward the target: positions when one is set, else games, else an open-ended count.
     let bar = match (config.positions, config.games) {
@@ -221,7 +205,7 @@ pub fn main(args: &[String]) -> ExitCode {
         (None, None) => super::progress::bar("datagen positions", None),
     };
     let result = run(
-        &config,
+        config,
         &stop,
         &mut |line| bar.suspend(|| eprint!("{line}")),
         &bar,

@@ -1,123 +1,61 @@
-//! The `corvid` command line: with no argument, the protocol loop; otherwise a tool verb.
+//! The `corvid` binary: the command line is read by `cli.rs`; with no verb, the protocol loop, otherwise the verb's tool.
 
-use clap::{Args, Parser, Subcommand};
+mod cli;
+
+use cli::{PerftArgs, Verb};
 use corvid::for_game;
-use corvid::game::{GameKind, Variant};
+use corvid::game::Variant;
 use corvid::tools::perft;
 use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The verbs and their options (clap derive: one `--help` each, typed errors).
-#[derive(Parser, Debug)]
-#[command(
-    name = "corvid",
-    version,
-    about = "Corvid: a chess engine (orthodox chess, Chess960, Makromachy)",
-    long_about = "Without a verb: the protocol loop on stdin/stdout, UCI, or CECP (xboard) when the first \
-                  command is `xboard`.",
-    after_help = corvid::play::PLAY_USAGE
-)]
-struct Cli {
-    #[command(subcommand)]
-    verb: Option<Verb>,
-}
-
-#[derive(Subcommand, Debug)]
-enum Verb {
-    /// Search the fixed bench positions; last line `<nodes> nodes <nps> nps`.
-    Bench {
-        /// Depth per position (default: the game's bench depth).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
-        /// The game: chess or makromachy.
-        #[arg(long, default_value = "chess")]
-        variant: GameKind,
-    },
-    /// Count the leaf nodes of the legal move tree (bulk-counted last ply).
-    Perft(PerftArgs),
-    /// The same, per root move.
-    Divide(PerftArgs),
-    /// Play a game against Corvid in the terminal (chess or Makromachy); see `corvid --help` for its options.
-    #[command(disable_help_flag = true)]
-    Play {
-        /// The options of `corvid play`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Play games between two UCI engines (chess or Makromachy); `corvid match --help` for the options.
-    #[command(disable_help_flag = true)]
-    Match {
-        /// The options of `corvid match`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-    /// Self-play games for NNUE training data (`corvid datagen --help` for its options).
-    #[command(disable_help_flag = true)]
-    Datagen {
-        /// The options of `corvid datagen`.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-}
-
-/// The options of `perft` and `divide`.
-#[derive(Args, Debug)]
-struct PerftArgs {
-    /// Plies to count.
-    #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
-    depth: u32,
-    /// The position (one quoted argument or the remaining words); without one, the start position.
-    #[arg(allow_hyphen_values = true)]
-    fen: Vec<String>,
-    /// Worker threads.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=512))]
-    threads: u64,
-    /// Write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves).
-    #[arg(long)]
-    chess960: bool,
-    /// The game: chess or makromachy.
-    #[arg(long, default_value = "chess")]
-    variant: GameKind,
-}
-
 fn main() -> ExitCode {
-    // OpenBench: `corvid "genfens N seed S book <file|None>" quit` (one argument with spaces, then UCI
-    // commands); also `corvid genfens N seed S book ...`. Not a clap verb: its words are UCI's.
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    if raw
-        .first()
-        .is_some_and(|a| a == "genfens" || a.starts_with("genfens "))
-    {
-        return run_genfens(&raw);
-    }
-    let cli = Cli::parse();
+    let cli = match cli::parse(std::env::args_os()) {
+        Ok(c) => c,
+        // `--help` and `--version` come this way too, on stdout with status 0; bad usage gets status 1 (2 is
+        // `match`'s status for a forfeit).
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
     match cli.verb {
         None => {
             protocol_loop();
             ExitCode::SUCCESS
         }
-        Some(Verb::Bench { depth, variant }) => {
-            print!("{}", corvid::tools::bench::run_kind(variant, depth).text);
+        Some(Verb::Bench(a)) => {
+            print!(
+                "{}",
+                corvid::tools::bench::run_kind(a.variant, a.depth).text
+            );
             ExitCode::SUCCESS
         }
         Some(Verb::Perft(a)) => run_perft(&a, false),
         Some(Verb::Divide(a)) => run_perft(&a, true),
-        Some(Verb::Play { args }) => run_play(&args),
-        Some(Verb::Match { args }) => run_match(&args),
-        Some(Verb::Datagen { args }) => corvid::tools::datagen::main(&args),
+        Some(Verb::Play(a)) => run_play(a.config()),
+        Some(Verb::Match(a)) => match a.config() {
+            Ok(config) => run_match(&config),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Verb::Datagen(config)) => corvid::tools::datagen::main(&config),
+        Some(Verb::Genfens(a)) => run_genfens(&a.words),
     }
 }
 
-/// `genfens` (OpenBench's opening generation): prints `info string genfens <FEN>` lines.
-fn run_genfens(args: &[String]) -> ExitCode {
+/// `genfens` (OpenBench's opening generation): prints `info string genfens <FEN>` lines, or one
+/// `info string error: ...` line (OpenBench reads stdout).
+fn run_genfens(words: &[String]) -> ExitCode {
     use corvid::tools::genfens;
-    // In the one-string form the later arguments are UCI commands (`quit`), which need no answer.
-    let words: Vec<&str> = if args[0] == "genfens" {
-        args.iter().map(String::as_str).collect()
-    } else {
-        args[0].split_whitespace().collect()
-    };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let result = genfens::parse(&words).and_then(|r| genfens::run(&r, &mut std::io::stdout()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -151,15 +89,8 @@ fn protocol_loop() {
     corvid::uci::run(input, std::io::stdout());
 }
 
-fn run_play(args: &[String]) -> ExitCode {
+fn run_play(config: corvid::play::PlayConfig) -> ExitCode {
     use std::io::IsTerminal;
-    let config = match corvid::play::parse_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}\n{}", corvid::play::PLAY_USAGE);
-            return ExitCode::FAILURE;
-        }
-    };
     let tty_out = std::io::stdout().is_terminal();
     let tty_in = std::io::stdin().is_terminal();
     let stdin = std::io::stdin().lock();
@@ -174,22 +105,10 @@ fn run_play(args: &[String]) -> ExitCode {
     }
 }
 
-fn run_match(args: &[String]) -> ExitCode {
-    use corvid::tools::arena;
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{}", arena::MATCH_USAGE);
-        return ExitCode::SUCCESS;
-    }
-    let config = match arena::parse_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}\n{}", arena::MATCH_USAGE);
-            return ExitCode::FAILURE;
-        }
-    };
+fn run_match(config: &corvid::tools::arena::MatchConfig) -> ExitCode {
     let mut stdout = std::io::stdout();
     let bar = corvid::tools::progress::bar("match", Some(config.games as u64));
-    let result = arena::run(&config, &mut stdout, &bar);
+    let result = corvid::tools::arena::run(config, &mut stdout, &bar);
     bar.finish_and_clear();
     match result {
         // A forfeit is what a match exists to catch: scripts see it in the exit status.

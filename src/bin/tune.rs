@@ -8,8 +8,10 @@
 //! with the parameters of the epoch with the lowest validation error.
 //!
 //! Usage: `cargo run --release --bin tune -- DATA [--out src/eval/tuned.rs] [--epochs 1000] [--lr 1.0]
-//! [--holdout 0.1] [--l2 3e-9] [--free-files] [--start hand|current]`; `tune --write-hand [--out FILE]` writes the hand-set start values.
+//! [--holdout 0.1] [--l2 3e-9] [--free-files] [--start hand|current]`; `tune --write-hand [--out FILE]` writes
+//! the hand-set start values; `tune --help` lists the options.
 
+use clap::Parser;
 use corvid::chess::Position;
 use corvid::eval::chess::{features, MAX_PHASE, SCALE_ONE};
 use corvid::eval::params::{self as p, N_PARAMS, PARAMS, SLICES};
@@ -285,68 +287,52 @@ fn render(params: &Params, provenance: &str) -> String {
     out
 }
 
+/// The tuner's command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tune",
+    about = "Texel tuner for the orthodox evaluation: fits src/eval/params.rs to `FEN;result` lines",
+    override_usage = "tune DATA [OPTIONS]\n       tune --write-hand [--out FILE]"
+)]
 struct Args {
+    /// `FEN;result` lines (result 1.0 / 0.5 / 0.0 from White's view).
+    #[arg(required_unless_present = "write_hand")]
     data: Option<String>,
+    /// Where the tuned values are written.
+    #[arg(long, value_name = "FILE", default_value = "src/eval/tuned.rs")]
     out: String,
+    /// Adam epochs (full batch).
+    #[arg(long, default_value_t = 1000)]
     epochs: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// The share of the file's tail held out for validation, in [0, 1).
+    #[arg(long, value_name = "F", default_value_t = 0.1, value_parser = holdout)]
     holdout: f64,
+    /// Starting values: the hand-set ones or those now in the source.
+    #[arg(long, default_value = "hand", value_parser = ["hand", "current"])]
     start: String,
+    /// L2 pull towards the starting values.
+    #[arg(long, default_value_t = 3e-9)]
     l2: f64,
+    /// Do not hold the piece-square tables left-right symmetric.
+    #[arg(long)]
     free_files: bool,
+    /// Write the hand-set starting values to --out and stop.
+    #[arg(long)]
     write_hand: bool,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        data: None,
-        out: "src/eval/tuned.rs".into(),
-        epochs: 1000,
-        lr: 1.0,
-        holdout: 0.1,
-        start: "hand".into(),
-        l2: 3e-9,
-        free_files: false,
-        write_hand: false,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--out" => a.out = value("--out")?,
-            "--epochs" => {
-                a.epochs = value("--epochs")?
-                    .parse()
-                    .map_err(|e| format!("--epochs: {e}"))?
-            }
-            "--lr" => a.lr = value("--lr")?.parse().map_err(|e| format!("--lr: {e}"))?,
-            "--holdout" => {
-                a.holdout = value("--holdout")?
-                    .parse()
-                    .map_err(|e| format!("--holdout: {e}"))?
-            }
-            "--start" => a.start = value("--start")?,
-            "--l2" => a.l2 = value("--l2")?.parse().map_err(|e| format!("--l2: {e}"))?,
-            "--write-hand" => a.write_hand = true,
-            "--free-files" => a.free_files = true,
-            s if !s.starts_with("--") && a.data.is_none() => a.data = Some(s.to_string()),
-            s => return Err(format!("unexpected argument {s}")),
-        }
-    }
-    if !(0.0..1.0).contains(&a.holdout) {
-        return Err("--holdout must be in [0, 1)".into());
-    }
-    Ok(a)
+fn holdout(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|f| (0.0..1.0).contains(f))
+        .ok_or_else(|| "must be a number in [0, 1)".to_string())
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}\nusage: tune DATA [--out FILE] [--epochs N] [--lr X] [--holdout F] [--l2 X] [--free-files] [--start hand|current]\n       tune --write-hand [--out FILE]");
-            return ExitCode::FAILURE;
-        }
-    };
+    let args = Args::parse();
     if args.write_hand {
         let text = render(
             &hand_set(),

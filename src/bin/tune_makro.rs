@@ -11,8 +11,9 @@
 //! cannot pin 31 numbers on their own (without it the fit gave the Zebra a negative value).
 //!
 //! Usage: `cargo run --release --bin tune_makro -- GAMES.pgn... [--epochs 3000] [--lr 2.0] [--skip 16]
-//! [--l2 1e-4]`
+//! [--l2 1e-4]` (`--help` lists them)
 
+use clap::Parser;
 use corvid::eval::makro::{features, param_vector, N_FEATURES};
 use corvid::makro::{Kind, Position};
 use std::process::ExitCode;
@@ -119,25 +120,38 @@ fn fit_k(data: &[Sample], theta: &[f64; N_FEATURES]) -> f64 {
     best
 }
 
+/// The tuner's command line.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tune_makro",
+    about = "Texel tuner for the Makromachy evaluation: fits eval::makro::PARAMS to `corvid match --pgn` games"
+)]
+struct Args {
+    /// PGN files written by `corvid match --variant makromachy --pgn`.
+    #[arg(required = true, value_name = "GAMES.pgn")]
+    files: Vec<String>,
+    /// Adam epochs (full batch).
+    #[arg(long, default_value_t = 3000)]
+    epochs: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 2.0)]
+    lr: f64,
+    /// Plies of each game left out (the opening) before positions are kept.
+    #[arg(long, value_name = "PLIES", default_value_t = 16)]
+    skip: usize,
+    /// Weight of the pull towards the starting values.
+    #[arg(long, default_value_t = 1e-4)]
+    l2: f64,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut epochs, mut lr, mut skip, mut l2) = (3000usize, 2.0f64, 16usize, 1e-4f64);
-    let mut files = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let value = |v: Option<&String>| v.and_then(|v| v.parse::<f64>().ok());
-        match a.as_str() {
-            "--epochs" => epochs = value(it.next()).unwrap_or(3000.0) as usize,
-            "--lr" => lr = value(it.next()).unwrap_or(2.0),
-            "--skip" => skip = value(it.next()).unwrap_or(16.0) as usize,
-            "--l2" => l2 = value(it.next()).unwrap_or(1e-4),
-            _ => files.push(a.clone()),
-        }
-    }
-    if files.is_empty() {
-        eprintln!("usage: tune_makro GAMES.pgn... [--epochs N] [--lr X] [--skip PLIES] [--l2 X]");
-        return ExitCode::from(2);
-    }
+    let Args {
+        files,
+        epochs,
+        lr,
+        skip,
+        l2,
+    } = Args::parse();
     let (train, valid) = match load(&files, skip) {
         Ok(d) => d,
         Err(e) => {

@@ -14,9 +14,9 @@ pub use self::chess::draw_board;
 pub use self::makro::draw_makro_board;
 
 use crate::chess::Move;
-use crate::engine::{Engine, Report, ELO_MAX, ELO_MIN};
+use crate::engine::{Engine, Report};
 use crate::for_game;
-use crate::game::Variant as _;
+use crate::rng::Rng;
 use crate::rules::{ChessRecord, Record};
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
@@ -172,110 +172,6 @@ impl Default for PlayConfig {
     }
 }
 
-/// The `corvid play` options, for the usage text.
-pub const PLAY_USAGE: &str = "\
-options for play:
-  --color white|black   your colour (default: drawn at random)
-  --seed N              seed of the colour draw (reproducible)
-  --elo N               Corvid's strength (1320..3000, UCI_LimitStrength)
-  --movetime MS         Corvid's thinking time per move (default 1000)
-  --variant NAME        chess (default) or makromachy (14x14; moves as d4d7, c13c14q, g2h3,h3i4, i1c1,a1i1)
-  --fen FEN             start from this position (one quoted argument)
-  --pgn FILE            save the finished game there
-  --ascii               plain letters, no colour (the default when not a terminal or NO_COLOR is set)
-  --unicode             Unicode pieces on coloured squares even when not a terminal
-  --accept-draw CP      in the endgame Corvid accepts offers when its evaluation is at most CP (default -25)
-  --accept-middlegame CP  before the endgame, when it is at most CP (default -150); with too little material
-                        for a win or a dead draw by its own search it always accepts
-  --opponent-elo N      your strength (default 1500): a stronger Corvid has contempt (plays on for a win)
-  --offer-balance CP    Corvid offers only in a dead position or when its evaluation is within CP of 0
-                        (default 25): never when it is clearly worse
-  --offer-streak N      ... and that held after each of its last N moves (default 4) ...
-  --offer-after N       ... from move N on (default 30)
-  --no-offer            Corvid never offers a draw
-  --resign-cp CP        Corvid resigns after --resign-moves evaluations at or below -CP (default 900) ...
-  --resign-moves N      ... in a row (default 4); a mate found against it resigns at once
-  --no-resign           Corvid never resigns";
-
-/// Reads the `corvid play` arguments.
-pub fn parse_args(args: &[String]) -> Result<PlayConfig, String> {
-    let mut c = PlayConfig::default();
-    let mut it = args.iter();
-    fn num<T: std::str::FromStr>(flag: &str, v: Option<&String>) -> Result<T, String> {
-        v.and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("{flag} needs a number"))
-    }
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--color" | "--colour" => {
-                c.human = match it.next().map(|s| s.to_ascii_lowercase()).as_deref() {
-                    Some("white" | "w") => Some(Color::White),
-                    Some("black" | "b") => Some(Color::Black),
-                    Some("random") => None,
-                    _ => return Err("--color needs white, black or random".into()),
-                }
-            }
-            "--seed" => c.seed = Some(num("--seed", it.next())?),
-            "--elo" => {
-                let e: i64 = num("--elo", it.next())?;
-                if !(ELO_MIN..=ELO_MAX).contains(&e) {
-                    return Err(format!("--elo must lie in {ELO_MIN}..{ELO_MAX}"));
-                }
-                c.elo = Some(e as u32);
-            }
-            "--movetime" => {
-                let ms: u64 = num("--movetime", it.next())?;
-                if ms == 0 {
-                    return Err("--movetime must be at least 1 ms".into());
-                }
-                c.movetime_ms = ms;
-            }
-            "--fen" => {
-                let f = it.next().ok_or("--fen needs a FEN (one quoted argument)")?;
-                c.fen = Some(f.clone());
-            }
-            "--variant" => {
-                c.variant = match it.next().map(|s| s.to_ascii_lowercase()).as_deref() {
-                    Some("chess" | "normal" | "standard") => Variant::Chess,
-                    Some("makromachy") => Variant::Makromachy,
-                    _ => return Err("--variant needs chess or makromachy".into()),
-                }
-            }
-            "--pgn" => c.pgn_path = Some(it.next().ok_or("--pgn needs a file name")?.clone()),
-            "--ascii" => c.style = Some(BoardStyle::Ascii),
-            "--unicode" => c.style = Some(BoardStyle::Color),
-            "--accept-draw" => c.policy.accept_draw_cp = num("--accept-draw", it.next())?,
-            "--accept-middlegame" => {
-                c.policy.accept_middlegame_cp = num("--accept-middlegame", it.next())?
-            }
-            "--opponent-elo" => c.opponent_elo = num("--opponent-elo", it.next())?,
-            "--offer-after" => c.policy.offer_draw_after = num("--offer-after", it.next())?,
-            "--offer-streak" => c.policy.offer_draw_streak = num("--offer-streak", it.next())?,
-            "--offer-balance" => c.policy.offer_balance_cp = num("--offer-balance", it.next())?,
-            "--no-offer" => c.policy.offer_draws = false,
-            "--resign-cp" => c.policy.resign_cp = num("--resign-cp", it.next())?,
-            "--resign-moves" => c.policy.resign_moves = num("--resign-moves", it.next())?,
-            "--no-resign" => c.policy.resign = false,
-            other => return Err(format!("unknown option '{other}' for play")),
-        }
-    }
-    // The FEN is checked once the variant is known (the options may come in any order).
-    if let Some(f) = &c.fen {
-        for_game!(c.variant, V => V::from_fen(f, false)
-            .map(|_| ())
-            .map_err(|e| format!("invalid {}: {e}", V::FEN_NAME)))?;
-    }
-    Ok(c)
-}
-
-/// A small deterministic generator for the colour draw (splitmix64).
-fn splitmix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -385,11 +281,12 @@ impl Setup {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         });
-        let human = config.human.unwrap_or(if splitmix(seed) & 1 == 0 {
+        let drawn = if Rng::new(seed).next_u64() & 1 == 0 {
             Color::White
         } else {
             Color::Black
-        });
+        };
+        let human = config.human.unwrap_or(drawn);
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let style = config.style.unwrap_or(if tty_out && !no_color {
             BoardStyle::Color
@@ -833,27 +730,10 @@ mod tests {
     }
 
     #[test]
-    fn arguments() {
-        let a = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
-        let c = a("--color black --seed 7 --elo 1500 --movetime 50 --no-resign --ascii").unwrap();
-        assert_eq!(c.human, Some(Color::Black));
-        assert_eq!(c.seed, Some(7));
-        assert_eq!(c.elo, Some(1500));
-        assert_eq!(c.movetime_ms, 50);
-        assert!(!c.policy.resign);
-        assert_eq!(c.style, Some(BoardStyle::Ascii));
-        assert!(a("--elo 99").is_err());
-        assert!(a("--color green").is_err());
-        assert!(a("--movetime").is_err());
-        assert!(a("--movetime 0").is_err());
-        assert!(a("--fen nonsense").is_err());
-        assert!(a("--frobnicate").is_err());
-    }
-
-    #[test]
     fn seeded_colour_draw_is_reproducible() {
-        assert_eq!(splitmix(42), splitmix(42));
-        let whites = (0..64).filter(|&s| splitmix(s) & 1 == 0).count();
+        let draw = |seed| Rng::new(seed).next_u64() & 1;
+        assert_eq!(draw(42), draw(42));
+        let whites = (0..64).filter(|&s| draw(s) == 0).count();
         assert!((16..=48).contains(&whites), "{whites}");
     }
 }

@@ -10,8 +10,9 @@
 //! Engines are kept per worker thread for many games (`ucinewgame` + `isready` between them), as a GUI does; an
 //! engine that forfeits is killed and started afresh for the next game, since its state is then unknown.
 //!
-//! Files: [`config`] (settings and their command line), [`referee`] (one game), [`process`] (an engine as a
-//! child process), [`report`] (tally, Elo, PGN, summary); [`run`] is the thread pool that plays the match.
+//! Files: [`config`] (settings and the parsers of their values; the options are declared in `cli.rs`),
+//! [`referee`] (one game), [`process`] (an engine as a child process), [`report`] (tally, Elo, PGN, summary);
+//! [`run`] is the thread pool that plays the match.
 
 pub mod config;
 pub mod forfeit;
@@ -21,7 +22,7 @@ pub mod report;
 #[cfg(test)]
 mod tests;
 
-pub use self::config::{parse_args, split_command, EngineSpec, Limit, MatchConfig, MATCH_USAGE};
+pub use self::config::{split_command, EngineSpec, Limit, MatchConfig};
 pub use self::forfeit::Forfeit;
 pub use self::referee::{
     allowed_time, hang_after, random_openings, Clock, Ending, GameRecord, Verdict,

@@ -93,29 +93,6 @@ fn limits_and_commands_parse() {
     assert!(split_command("  ").is_err());
 }
 
-#[test]
-fn arguments_need_engines_and_limits() {
-    let args = |s: &str| split_command(s).unwrap();
-    let c = parse_args(&args(
-        "--engine-a x --engine-b 'y z' --tc 2+0.05 --limit-b depth=2 --opt-a Hash=8 --variant makromachy",
-    ))
-    .unwrap();
-    assert_eq!(
-        c.engines[0].limit,
-        Limit::Clock {
-            base_ms: 2000,
-            inc_ms: 50
-        }
-    );
-    assert_eq!(c.engines[1].limit, Limit::Depth(2));
-    assert_eq!(c.engines[1].command, vec!["y", "z"]);
-    assert_eq!(c.engines[0].options, vec![("Hash".into(), "8".into())]);
-    assert_eq!(c.variant, GameKind::Makromachy);
-    assert!(parse_args(&args("--engine-a x --engine-b y")).is_err());
-    assert!(parse_args(&args("--engine-a x --tc 1")).is_err());
-    assert!(parse_args(&args("--engine-a x --engine-b y --tc 1 --games")).is_err());
-}
-
 fn game(a_white: bool, winner: Option<Color>, termination: Verdict) -> GameRecord {
     GameRecord {
         index: 0,
@@ -170,8 +147,25 @@ fn tally_counts_from_a_side() {
 
 #[test]
 fn pgn_termination_takes_the_standard_values_and_the_reason_follows_the_last_move() {
-    let config =
-        parse_args(&split_command("--engine-a x --engine-b y --tc 1+0.01").unwrap()).unwrap();
+    let engine = |name: &str| EngineSpec {
+        command: vec![name.to_string()],
+        name: None,
+        options: Vec::new(),
+        limit: Limit::parse_tc("1+0.01").unwrap(),
+    };
+    let config = MatchConfig {
+        engines: [engine("x"), engine("y")],
+        variant: GameKind::Chess,
+        games: 2,
+        concurrency: 1,
+        opening_plies: 0,
+        seed: 1,
+        max_plies: 1000,
+        margin: ms(50),
+        grace: ms(2000),
+        hang_timeout: Duration::from_secs(60),
+        pgn: None,
+    };
     let names = ["A".to_string(), "B".to_string()];
     let forfeit = |kind| Verdict::Forfeit {
         engine: 1,

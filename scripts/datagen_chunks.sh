@@ -59,10 +59,18 @@ for ((seed = first; seed < first + chunks; seed++)); do
         msg="nets/games/$gen: s$seed.vf, $games games, $positions positions (net $net_sha, $nodes nodes)
 
 $(bench_line)"
-        # Another git command may hold the index lock for a moment: retry.
-        for _ in 1 2 3 4 5 6 7 8 9 10; do
-            if git add "$file" "$manifest" && git commit -q -m "$msg" -- "$file" "$manifest"; then break; fi
-            sleep 5
+        # Every chunk in the manifest that is not committed yet goes in (one left behind by a failed
+        # commit too). Another git command (a merge, a commit) may hold the index for a while: retry for up
+        # to ten minutes; a chunk that still fails goes in with the next one.
+        for _ in $(seq 60); do
+            pending="$(cut -f1 "$manifest" | tail -n +2 | while read -r f; do
+                git ls-files --error-unmatch "$f" >/dev/null 2>&1 || echo "$f"; done)"
+            # shellcheck disable=SC2086
+            if [ ! -f .git/MERGE_HEAD ] && git add $pending "$manifest" &&
+                git commit -q -m "$msg" -- $pending "$manifest"; then
+                break
+            fi
+            sleep 10
         done
     fi
 done

@@ -16,7 +16,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+mod listener;
 mod options;
+pub use listener::spawn_listener;
 pub use options::*;
 
 /// Why a `position` was not (fully) accepted.

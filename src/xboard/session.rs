@@ -26,7 +26,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let lines = crate::uci::spawn_listener(input);
+    let lines = crate::engine::spawn_listener(input);
     let (report_tx, reports) = unbounded::<Report>();
     let engine = Engine::new(Arc::new(move |r| {
         let _ = report_tx.send(r);

@@ -5,10 +5,11 @@
 //! `by_game!`. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
+use crate::eval::nnue::Network;
 use crate::game::{GameKind, Variant};
 use crate::search::{Control, Event, Limits, SearchOptions, Searcher, TranspositionTable};
 use crate::types::MoveParseError;
-use crate::variants::{AnyMove, ByGame, Family, Known};
+use crate::variants::{AnyMove, ByGame, Family, Known, UsesNetwork as _};
 use crate::{by_game, for_game};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -99,6 +100,8 @@ pub struct Session<V: Known> {
     start: V::Position,
     moves: Vec<V::Move>,
     current: V::Position,
+    /// What the game's evaluator is built with: the engine's network, as this game takes it.
+    eval: V::EvalSetting,
     game: V::Search,
     /// `None` while a search thread has it.
     searcher: Option<Searcher<V::Search>>,
@@ -117,11 +120,12 @@ impl Family for SearcherOf {
 }
 
 impl<V: Known> Session<V> {
-    /// A game at the start position.
-    fn new(chess960: bool) -> Session<V> {
+    /// A game at the start position, evaluated as `eval` sets up.
+    fn new(chess960: bool, eval: V::EvalSetting) -> Session<V> {
         let start = V::start_position(chess960);
         Session {
-            game: V::search_state(&start, &[]),
+            game: V::search_state(&start, &[], &eval),
+            eval,
             current: start.clone(),
             start,
             moves: Vec::new(),
@@ -129,9 +133,10 @@ impl<V: Known> Session<V> {
         }
     }
 
-    /// The search state built again from the same game (the evaluator changed).
-    fn reinstall(&mut self) {
-        self.game = V::search_state(&self.start, &self.moves);
+    /// The same game with another evaluator: the search state is built again.
+    fn set_eval(&mut self, eval: V::EvalSetting) {
+        self.eval = eval;
+        self.game = V::search_state(&self.start, &self.moves, &self.eval);
     }
 
     /// The game becomes `start` with `moves` (legal) played; the searcher stays.
@@ -140,7 +145,7 @@ impl<V: Known> Session<V> {
         for &m in &moves {
             V::play(&mut current, m);
         }
-        self.game = V::search_state(&start, &moves);
+        self.game = V::search_state(&start, &moves, &self.eval);
         self.start = start;
         self.moves = moves;
         self.current = current;
@@ -340,27 +345,29 @@ pub struct Engine {
     control: Arc<Control>,
     worker: Option<JoinHandle<ByGame<SearcherOf>>>,
     reporter: Reporter,
-    /// The network `EvalFile` chose (`None`: the hand-crafted evaluation). A limited strength below the full
-    /// engine's plays with the hand-crafted evaluation instead (see [`Engine::install_network`]).
-    eval_net: Option<Arc<crate::eval::nnue::Network>>,
+    /// The network `EvalFile` chose (`None`: the hand-crafted evaluation), the built-in one at first. The
+    /// session owns it: nothing else in the process sees it.
+    eval_net: Option<Arc<Network>>,
+    /// The network the games are built with now: `eval_net`, or none under a strength limit below the full
+    /// engine's (see [`Engine::install_network`]).
+    net_in_use: Option<Arc<Network>>,
 }
 
 impl Engine {
     /// An engine at the start position with default options, reporting through `reporter`.
     pub fn new(reporter: Reporter) -> Engine {
         let options = EngineOptions::default();
-        let mut engine = Engine {
-            session: new_session(options.variant, options.chess960),
+        let net = crate::eval::nnue::default_network();
+        Engine {
+            session: new_session(options.variant, options.chess960, net.as_ref()),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             control: Arc::new(Control::default()),
             worker: None,
             options,
             reporter,
-            eval_net: crate::eval::nnue::default_network(),
-        };
-        // The network is a process-wide setting: a new engine starts from the default one.
-        engine.install_network();
-        engine
+            eval_net: net.clone(),
+            net_in_use: net,
+        }
     }
 
     /// Makes the evaluation chess games use the one the options ask for: `EvalFile`'s network, except
@@ -370,16 +377,23 @@ impl Engine {
         let limited = self.options.limit_strength
             && self.options.elo < crate::search::strength::FULL_STRENGTH;
         let want = if limited { None } else { self.eval_net.clone() };
-        let same = match (&want, &crate::eval::nnue::active_network()) {
+        let same = match (&want, &self.net_in_use) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
         if !same {
-            crate::eval::nnue::set_active_network(want);
+            self.net_in_use = want;
             // The game carries the evaluator: rebuild it.
-            by_game!(&mut self.session, s, V => s.reinstall());
+            let net = self.net_in_use.as_ref();
+            by_game!(&mut self.session, s, V => s.set_eval(V::eval_setting(net)));
         }
+    }
+
+    /// The network the engine evaluates with now (`None`: the hand-crafted evaluation): `EvalFile`'s, except
+    /// under a strength limit below the full engine's. The UCI `bench` and `genfens` use it too.
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.net_in_use.clone()
     }
 
     /// The game the engine plays (`UCI_Variant`).
@@ -484,7 +498,8 @@ impl Engine {
                     self.wait();
                     self.options.variant = kind;
                     self.tt.clear();
-                    self.session = new_session(kind, self.options.chess960);
+                    self.session =
+                        new_session(kind, self.options.chess960, self.net_in_use.as_ref());
                     if let Some(note) = for_game!(kind, V => V::variant_note()) {
                         (self.reporter)(Report::Search(Event::Text(note)));
                     }
@@ -626,7 +641,7 @@ impl Engine {
 
     /// The evaluation breakdown of the current position.
     pub fn eval_trace(&self) -> String {
-        by_game!(&self.session, s, V => V::eval_trace(&s.current))
+        by_game!(&self.session, s, V => V::eval_trace(&s.current, &s.eval))
     }
 
     /// Perft of the current position: per-move counts, then `Nodes searched: N` last. Blocking.
@@ -680,9 +695,9 @@ fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
     Err(OptionError::Unknown(name.to_string()))
 }
 
-/// A fresh session of game `kind`.
-fn new_session(kind: GameKind, chess960: bool) -> ByGame<SessionOf> {
-    for_game!(kind, V => V::inject::<SessionOf>(Session::<V>::new(chess960)))
+/// A fresh session of game `kind`, evaluated with `net`.
+fn new_session(kind: GameKind, chess960: bool, net: Option<&Arc<Network>>) -> ByGame<SessionOf> {
+    for_game!(kind, V => V::inject::<SessionOf>(Session::<V>::new(chess960, V::eval_setting(net))))
 }
 
 /// Whether the system would grant `mb` MiB. The table allocates infallibly (an abort on failure), so ask first
@@ -853,6 +868,45 @@ mod tests {
         assert!(e
             .display()
             .contains("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b ha - 1 1"));
+    }
+
+    #[test]
+    fn each_engine_owns_its_network() {
+        use crate::eval::nnue::{default_network, HIDDEN, INPUTS};
+        let checksum = |n: Option<Arc<Network>>| n.map(|n| n.checksum());
+        let net = Network::from_parts(
+            &vec![1; INPUTS * HIDDEN],
+            &vec![3; HIDDEN],
+            &vec![1; 2 * HIDDEN],
+            5,
+        )
+        .unwrap();
+        let path = std::env::temp_dir().join(format!("corvid-engine-{}.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let (mut a, _ra) = engine();
+        let (mut b, _rb) = engine();
+        let loaded = a.set_option("EvalFile", Some(&path.to_string_lossy()));
+        let _ = std::fs::remove_file(&path);
+        loaded.unwrap();
+        let mark = format!("{:016x}", net.checksum());
+        assert_eq!(checksum(a.network()), Some(net.checksum()));
+        assert!(a.eval_trace().contains(&mark));
+        // The other engine in the process keeps the built-in network, and its choice leaves `a` alone.
+        assert_eq!(checksum(b.network()), checksum(default_network()));
+        assert!(!b.eval_trace().contains(&mark));
+        b.set_option("EvalFile", Some("<hce>")).unwrap();
+        assert!(b.network().is_none());
+        assert_eq!(checksum(a.network()), Some(net.checksum()));
+        // A strength limit below the full engine's plays with the hand-crafted evaluation, and only then.
+        a.set_option("UCI_Elo", Some("1500")).unwrap();
+        a.set_option("UCI_LimitStrength", Some("true")).unwrap();
+        assert!(a.network().is_none());
+        assert!(!a.eval_trace().contains(&mark));
+        a.set_option("UCI_LimitStrength", Some("false")).unwrap();
+        // Another game and back: the network stays the engine's.
+        a.set_option("UCI_Variant", Some("makromachy")).unwrap();
+        a.set_option("UCI_Variant", Some("chess")).unwrap();
+        assert!(a.eval_trace().contains(&mark));
     }
 
     #[test]

@@ -170,7 +170,9 @@ impl<W: Write> UciSession<W> {
                 // Bench measures the machine: it must not share it with a running search.
                 self.engine.quit();
                 self.drain_reports();
-                let text = crate::tools::bench::run_kind(self.engine.game_kind(), depth).text;
+                // With the engine's network (`EvalFile`, or none under a strength limit), as `go` has.
+                let (kind, net) = (self.engine.game_kind(), self.engine.network());
+                let text = crate::tools::bench::run_kind_with_network(kind, depth, net).text;
                 for l in text.lines() {
                     self.emit(l);
                 }
@@ -178,7 +180,8 @@ impl<W: Write> UciSession<W> {
             Command::GenFens(request) => {
                 // A tool like bench: it runs here, and commands sent meanwhile wait.
                 let mut out = Vec::new();
-                match crate::tools::genfens::run(&request, &mut out) {
+                let net = self.engine.network();
+                match crate::tools::genfens::run_with_network(&request, net, &mut out) {
                     Ok(()) => {
                         for l in String::from_utf8_lossy(&out).lines() {
                             self.emit(l);

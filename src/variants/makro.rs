@@ -20,6 +20,8 @@ impl Variant for Makromachy {
     type Move = Move;
     type Search = MakroGame;
     type FenError = MakroFenError;
+    /// One evaluation, no network.
+    type EvalSetting = ();
 
     fn start_position(_chess960: bool) -> Position {
         Position::startpos()
@@ -75,7 +77,7 @@ impl Variant for Makromachy {
         crate::eval::makro::evaluate(pos)
     }
 
-    fn eval_trace(pos: &Position) -> String {
+    fn eval_trace(pos: &Position, _eval: &()) -> String {
         crate::eval::makro::trace(pos)
     }
 
@@ -90,11 +92,15 @@ impl Variant for Makromachy {
         ))
     }
 
-    fn search_state(start: &Position, moves: &[Move]) -> MakroGame {
+    fn search_state(start: &Position, moves: &[Move], _eval: &()) -> MakroGame {
         let mut game = MakroGame::new(start.clone());
         for &m in moves {
             game.play(m);
         }
         game
     }
+}
+
+impl super::UsesNetwork for Makromachy {
+    fn eval_setting(_net: Option<&std::sync::Arc<crate::eval::nnue::Network>>) {}
 }

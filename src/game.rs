@@ -331,6 +331,16 @@ pub trait Variant: Sized + Send + Sync + 'static {
     fn eval_trace(pos: &Self::Position, eval: &Self::EvalSetting) -> String;
     /// Leaf nodes of the legal move tree `depth` plies below `pos`.
     fn perft(pos: &Self::Position, depth: u32) -> u64;
+    /// The game's own values for the search parameters it overrides ([`Game::qs_recapture_depth`]...), as
+    /// tunables: the `tunables` command lists them and a `tune` build offers them as options. None by default.
+    fn tunables() -> Vec<crate::tunables::Tunable> {
+        Vec::new()
+    }
+    /// Sets one of [`Variant::tunables`] (a `tune` build); false when it is not this game's, out of range or
+    /// a constant (a normal build).
+    fn set_tunable(_name: &str, _value: i64) -> bool {
+        false
+    }
     /// A line for the GUI when the engine switches to this game (Makromachy announces its board), if any.
     fn variant_note() -> Option<String> {
         None

@@ -5,12 +5,12 @@
 //! `by_game!`. Results leave through a callback (`Report`), which the UCI loop turns into lines on
 //! stdout, so that the thread reading commands never waits for a search.
 
+use crate::by_game;
 use crate::eval::nnue::Network;
 use crate::game::{GameKind, Variant};
 use crate::search::{Control, Event, Limits, SearchOptions, TranspositionTable};
 use crate::types::MoveParseError;
 use crate::variants::{AnyMove, ByGame, Known};
-use crate::{by_game, for_game};
 use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -207,111 +207,18 @@ impl Engine {
         }
     }
 
-    /// Sets an option (name ignoring case; `value` None for a button). Hash and Clear Hash refuse while a
+    /// Sets an option (name ignoring case; `value` None for a button): the value is checked against the
+    /// option's kind and range, then its handler in [`OPTIONS`] applies it. Hash and Clear Hash refuse while a
     /// search runs; the others apply from the next `go`.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let Some(spec) = find_option(name) else {
-            return set_tunable(name, value);
+            return options::set_tunable(name, value);
         };
         let value = spec.parse_value(value)?;
-        let spin = |v: &OptionValue| if let OptionValue::Spin(n) = v { *n } else { 0 };
-        let check = |v: &OptionValue| matches!(v, OptionValue::Check(true));
-        match spec.name {
-            "Hash" | "Clear Hash" if self.is_searching() => {
-                return Err(OptionError::Busy(spec.name))
-            }
-            "Hash" => {
-                let mb = spin(&value) as usize;
-                if !memory_available(mb) {
-                    return Err(OptionError::NoMemory { mb });
-                }
-                self.wait();
-                match Arc::get_mut(&mut self.tt) {
-                    Some(tt) => tt.resize(mb),
-                    None => {
-                        // Not reachable once the search thread is joined; rebuild rather than fail.
-                        self.tt = Arc::new(TranspositionTable::new(mb));
-                    }
-                }
-                self.options.hash_mb = mb;
-            }
-            "Clear Hash" => self.tt.clear(),
-            "Threads" => self.options.threads = spin(&value) as usize,
-            "MultiPV" => self.options.multipv = spin(&value) as usize,
-            "Ponder" => self.options.ponder = check(&value),
-            "Move Overhead" => self.options.move_overhead_ms = spin(&value) as u64,
-            "UCI_Chess960" => {
-                self.options.chess960 = check(&value);
-                // Re-notate the current game: its moves stay the same, their castling text changes.
-                let on = self.options.chess960;
-                by_game!(&mut self.session, s, V => s.set_chess960(on));
-            }
-            "UCI_ShowWDL" => self.options.show_wdl = check(&value),
-            "UCI_Variant" => {
-                let kind = match value {
-                    OptionValue::Combo(v) => GameKind::from_name(v),
-                    _ => None,
-                };
-                if let Some(kind) = kind.filter(|&k| k != self.options.variant) {
-                    // The other game's search must not outlive the switch.
-                    self.stop();
-                    self.wait();
-                    self.options.variant = kind;
-                    self.tt.clear();
-                    self.session =
-                        new_session(kind, self.options.chess960, self.net_in_use.as_ref());
-                    if let Some(note) = for_game!(kind, V => V::variant_note()) {
-                        (self.reporter)(Report::Search(Event::Text(note)));
-                    }
-                }
-            }
-            "EvalFile" => {
-                let text = match value {
-                    OptionValue::Text(t) => t,
-                    _ => String::new(),
-                };
-                let net = crate::eval::nnue::network_for_option(&text).map_err(|error| {
-                    OptionError::EvalFile {
-                        path: text.clone(),
-                        error,
-                    }
-                })?;
-                self.eval_net = net;
-                self.options.eval_file = text;
-                self.install_network();
-            }
-            "SyzygyPath" => {
-                let path = match &value {
-                    OptionValue::Text(p) => p.as_str(),
-                    _ => "",
-                };
-                // The tables are swapped only between searches (probes would otherwise wait on the swap).
-                self.stop();
-                self.wait();
-                let text = match crate::tb::set_path(path) {
-                    Ok(Some(found)) => format!(
-                        "found {} tablebase files, up to {} pieces",
-                        found.files, found.max_pieces
-                    ),
-                    Ok(None) => "no tablebases".to_string(),
-                    Err(e) => return Err(OptionError::Tablebases(e)),
-                };
-                (self.reporter)(Report::Search(Event::Text(text)));
-            }
-            "SyzygyProbeDepth" => self.options.syzygy_probe_depth = spin(&value) as u32,
-            "SyzygyProbeLimit" => self.options.syzygy_probe_limit = spin(&value) as u32,
-            "Syzygy50MoveRule" => self.options.syzygy_50_move_rule = check(&value),
-            "UCI_LimitStrength" => {
-                self.options.limit_strength = check(&value);
-                self.install_network();
-            }
-            "UCI_Elo" => {
-                self.options.elo = spin(&value) as u32;
-                self.install_network();
-            }
-            _ => return Err(OptionError::Unknown(name.to_string())),
+        if spec.idle_only && self.is_searching() {
+            return Err(OptionError::Busy(spec.name));
         }
-        Ok(())
+        spec.apply(self, value)
     }
 
     /// A new game: ends a running search, clears the hash table and the search's learnt state.
@@ -418,52 +325,6 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
     }
-}
-
-/// Every tunable: the search's, then each game's values for the search parameters it overrides (their names
-/// start with the game's). The `tunables` command prints them; a `tune` build offers them as options.
-pub fn tunables() -> Vec<crate::tunables::Tunable> {
-    let mut all = crate::search::params::all();
-    all.extend(crate::makro::params::all());
-    all
-}
-
-/// A tunable set as an option (a tuning build: the cargo feature `tune`); otherwise no such option.
-fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
-    #[cfg(feature = "tune")]
-    if let Some(t) = tunables()
-        .into_iter()
-        .find(|t| t.name.eq_ignore_ascii_case(name))
-    {
-        let v = value.map(str::trim).unwrap_or("");
-        let n: i64 = v.parse().map_err(|_| OptionError::BadValue {
-            name: t.name,
-            value: v.to_string(),
-            expected: "an integer".to_string(),
-        })?;
-        if !(crate::search::params::set(t.name, n) || crate::makro::params::set(t.name, n)) {
-            return Err(OptionError::OutOfRange {
-                name: t.name,
-                value: n,
-                min: t.min,
-                max: t.max,
-            });
-        }
-        return Ok(());
-    }
-    let _ = value;
-    Err(OptionError::Unknown(name.to_string()))
-}
-
-/// Whether the system would grant `mb` MiB. The table allocates infallibly (an abort on failure), so ask first
-/// with a fallible reservation that is released at once: it is never touched, so it costs no real memory, and
-/// it catches sizes beyond what the machine has (Linux refuses those even with overcommit).
-fn memory_available(mb: usize) -> bool {
-    let Some(bytes) = mb.checked_mul(1024 * 1024) else {
-        return false;
-    };
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(bytes).is_ok()
 }
 
 #[cfg(test)]

@@ -15,6 +15,45 @@ fn option_defaults_lie_in_their_ranges() {
 }
 
 #[test]
+fn each_option_is_declared_once_and_the_defaults_are_the_sessions() {
+    for (i, o) in OPTIONS.iter().enumerate() {
+        assert!(
+            OPTIONS[..i]
+                .iter()
+                .all(|p| !p.name.eq_ignore_ascii_case(o.name)
+                    && (o.cecp.is_none() || p.cecp != o.cecp)),
+            "{} twice",
+            o.name
+        );
+        // CECP readers end a name at the first space.
+        assert!(o.cecp.is_none_or(|n| !n.contains(' ')), "{}", o.name);
+        assert_eq!(
+            o.cecp.and_then(find_cecp_option).map(|c| c.name),
+            o.cecp.map(|_| o.name)
+        );
+    }
+    // UCI_Variant offers every game, from the registry.
+    let Some(OptionKind::Combo { vars, .. }) = find_option("UCI_Variant").map(|o| o.kind) else {
+        panic!("UCI_Variant is a combo");
+    };
+    assert_eq!(vars.to_vec(), GameKind::ALL.map(GameKind::name).to_vec());
+    // Setting every option to its advertised default leaves a new engine's values as they were.
+    let (mut e, _rx) = engine();
+    for o in OPTIONS {
+        let value = match o.kind {
+            OptionKind::Check { default } => default.to_string(),
+            OptionKind::Spin { default, .. } => default.to_string(),
+            OptionKind::Combo { default, .. } => default.to_string(),
+            OptionKind::File { default } => default.to_string(),
+            // A button acts, and the tablebases are the process's: leave them to their own tests.
+            OptionKind::Button | OptionKind::String { .. } => continue,
+        };
+        e.set_option(o.name, Some(&value)).unwrap();
+    }
+    assert_eq!(e.options(), &EngineOptions::default());
+}
+
+#[test]
 fn option_values_are_checked() {
     let hash = find_option("hash").map(|o| o.name);
     assert_eq!(hash, Some("Hash"));

@@ -44,7 +44,8 @@ pub fn format_option(o: &OptionSpec) -> String {
             s
         }
         OptionKind::Button => format!("option name {} type button", o.name),
-        OptionKind::String { default } => {
+        // UCI has no file type: a file name is a string.
+        OptionKind::String { default } | OptionKind::File { default } => {
             format!("option name {} type string default {default}", o.name)
         }
     }

@@ -85,6 +85,14 @@ impl Variant for Makromachy {
         crate::makro::perft(pos, depth)
     }
 
+    fn tunables() -> Vec<crate::tunables::Tunable> {
+        crate::makro::params::all()
+    }
+
+    fn set_tunable(name: &str, value: i64) -> bool {
+        crate::makro::params::set(name, value)
+    }
+
     fn variant_note() -> Option<String> {
         Some(format!(
             "variant makromachy files 14 ranks 14 startpos {}",

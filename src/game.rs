@@ -293,6 +293,10 @@ pub trait Variant: Sized + Send + Sync + 'static {
     type Search: Game<Move = Self::Move>;
     /// Why a FEN was refused.
     type FenError: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
+    /// What the evaluator of a search state is built with, handed in by whoever builds the state (chess: the
+    /// network, or none for the hand-crafted evaluation; `()` for a game with one evaluation). Not a global:
+    /// each engine session owns its choice, so two engines in one process may evaluate differently.
+    type EvalSetting: Clone + Send + Sync + 'static;
 
     /// The standard start position (`chess960` chooses the castling notation where the game has one).
     fn start_position(chess960: bool) -> Self::Position;
@@ -323,14 +327,29 @@ pub trait Variant: Sized + Send + Sync + 'static {
     fn display(pos: &Self::Position) -> String;
     /// The static evaluation of `pos`, from the side to move's point of view.
     fn evaluate(pos: &Self::Position) -> i32;
-    /// The evaluation's breakdown of `pos`.
-    fn eval_trace(pos: &Self::Position) -> String;
+    /// The evaluation's breakdown of `pos`, with the evaluator `eval` sets up.
+    fn eval_trace(pos: &Self::Position, eval: &Self::EvalSetting) -> String;
     /// Leaf nodes of the legal move tree `depth` plies below `pos`.
     fn perft(pos: &Self::Position, depth: u32) -> u64;
+    /// The game's own values for the search parameters it overrides ([`Game::qs_recapture_depth`]...), as
+    /// tunables: the `tunables` command lists them and a `tune` build offers them as options. None by default.
+    fn tunables() -> Vec<crate::tunables::Tunable> {
+        Vec::new()
+    }
+    /// Sets one of [`Variant::tunables`] (a `tune` build); false when it is not this game's, out of range or
+    /// a constant (a normal build).
+    fn set_tunable(_name: &str, _value: i64) -> bool {
+        false
+    }
     /// A line for the GUI when the engine switches to this game (Makromachy announces its board), if any.
     fn variant_note() -> Option<String> {
         None
     }
-    /// The search state for a game played from `start` through `moves` (already checked legal).
-    fn search_state(start: &Self::Position, moves: &[Self::Move]) -> Self::Search;
+    /// The search state for a game played from `start` through `moves` (already checked legal), evaluated
+    /// as `eval` sets up.
+    fn search_state(
+        start: &Self::Position,
+        moves: &[Self::Move],
+        eval: &Self::EvalSetting,
+    ) -> Self::Search;
 }

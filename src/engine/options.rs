@@ -1,9 +1,15 @@
-//! The engine's options: what `uci` advertises (kind, default, range), how a value is read and checked, the
-//! typed errors, and the values a session runs with.
+//! The engine's options, each declared once in [`OPTIONS`]: its name, kind (type, default, range), its name
+//! under CECP where that protocol offers it, and the handler that applies a checked value to the engine. UCI's
+//! `uci` reply, CECP's `feature option` lines, `setoption` and CECP's `option` all read this table; the
+//! typed errors and the values a session runs with are here too.
 
+use super::{new_session, Engine, Report};
 use crate::eval::nnue::NetworkError;
-use crate::game::GameKind;
+use crate::game::{GameKind, Variant as _};
+use crate::search::{Event, TranspositionTable};
+use crate::{by_game, for_game};
 use std::fmt;
+use std::sync::Arc;
 
 /// The kind, default and range of an engine option (what `uci` advertises).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,13 +27,61 @@ pub enum OptionKind {
     Button,
     /// Free text (a path; `<empty>` for none, as UCI GUIs write it).
     String { default: &'static str },
+    /// A file name: text for UCI, a file chooser for CECP (`-file`).
+    File { default: &'static str },
 }
 
-/// One engine option: its name (case-insensitive on input) and kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What applies a checked value (of the option's kind) to the engine.
+type Apply = fn(&mut Engine, OptionValue) -> Result<(), OptionError>;
+
+/// One engine option: its name (case-insensitive on input), kind, CECP name and handler.
+#[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
+    /// The name CECP offers it under (`feature option`), without spaces, which python-chess and some GUIs
+    /// take to end a name; `None`: CECP does not offer it.
+    pub cecp: Option<&'static str>,
+    /// Refused while a search runs (the hash table is in use).
+    pub idle_only: bool,
+    apply: Apply,
+}
+
+const fn option(name: &'static str, kind: OptionKind, apply: Apply) -> OptionSpec {
+    OptionSpec {
+        name,
+        kind,
+        cecp: None,
+        idle_only: false,
+        apply,
+    }
+}
+
+impl OptionSpec {
+    /// Offered under CECP as `name`.
+    const fn cecp(mut self, name: &'static str) -> OptionSpec {
+        self.cecp = Some(name);
+        self
+    }
+
+    /// Refused during a search.
+    const fn idle_only(mut self) -> OptionSpec {
+        self.idle_only = true;
+        self
+    }
+
+    /// Applies a value that [`OptionSpec::parse_value`] accepted.
+    pub(super) fn apply(&self, engine: &mut Engine, value: OptionValue) -> Result<(), OptionError> {
+        (self.apply)(engine, value)
+    }
+}
+
+const fn spin(default: i64, min: i64, max: i64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
+
+const fn check(default: bool) -> OptionKind {
+    OptionKind::Check { default }
 }
 
 /// Hash table size bounds in MiB.
@@ -38,106 +92,232 @@ pub const HASH_DEFAULT_MB: i64 = 16;
 pub const ELO_MIN: i64 = crate::search::strength::ELO_MIN as i64;
 pub const ELO_MAX: i64 = crate::search::strength::ELO_MAX as i64;
 
+/// `UCI_Variant`'s words: every game's name, in [`GameKind::ALL`]'s order.
+const VARIANT_NAMES: [&str; GameKind::ALL.len()] = {
+    let mut names = [""; GameKind::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = GameKind::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
 /// Every option the engine has, in the order `uci` lists them.
 pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "Hash",
-        kind: OptionKind::Spin {
-            default: HASH_DEFAULT_MB,
-            min: HASH_MIN_MB,
-            max: HASH_MAX_MB,
+    option(
+        "Hash",
+        spin(HASH_DEFAULT_MB, HASH_MIN_MB, HASH_MAX_MB),
+        set_hash,
+    )
+    .idle_only(),
+    option("Threads", spin(1, 1, 512), |e, v| {
+        e.options.threads = v.spin() as usize;
+        Ok(())
+    }),
+    option("MultiPV", spin(1, 1, 256), |e, v| {
+        e.options.multipv = v.spin() as usize;
+        Ok(())
+    }),
+    option("Ponder", check(false), |e, v| {
+        e.options.ponder = v.check();
+        Ok(())
+    }),
+    option("Move Overhead", spin(10, 0, 5000), |e, v| {
+        e.options.move_overhead_ms = v.spin() as u64;
+        Ok(())
+    })
+    .cecp("MoveOverhead"),
+    option("Clear Hash", OptionKind::Button, |e, _| {
+        e.tt.clear();
+        Ok(())
+    })
+    .idle_only()
+    .cecp("ClearHash"),
+    option("UCI_Chess960", check(false), |e, v| {
+        let on = v.check();
+        e.options.chess960 = on;
+        // Re-notate the current game: its moves stay the same, their castling text changes.
+        by_game!(&mut e.session, s, V => s.set_chess960(on));
+        Ok(())
+    }),
+    option("UCI_ShowWDL", check(false), |e, v| {
+        e.options.show_wdl = v.check();
+        Ok(())
+    }),
+    option(
+        "UCI_Variant",
+        OptionKind::Combo {
+            default: GameKind::Chess.name(),
+            vars: &VARIANT_NAMES,
         },
-    },
-    OptionSpec {
-        name: "Threads",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 512,
-        },
-    },
-    OptionSpec {
-        name: "MultiPV",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 256,
-        },
-    },
-    OptionSpec {
-        name: "Ponder",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        name: "Move Overhead",
-        kind: OptionKind::Spin {
-            default: 10,
-            min: 0,
-            max: 5000,
-        },
-    },
-    OptionSpec {
-        name: "Clear Hash",
-        kind: OptionKind::Button,
-    },
-    OptionSpec {
-        name: "UCI_Chess960",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        name: "UCI_ShowWDL",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        name: "UCI_Variant",
-        kind: OptionKind::Combo {
-            default: "chess",
-            vars: &["chess", "makromachy"],
-        },
-    },
-    OptionSpec {
-        name: "EvalFile",
-        kind: OptionKind::String {
+        set_variant,
+    ),
+    option(
+        "EvalFile",
+        OptionKind::File {
             default: crate::eval::nnue::EVAL_FILE_DEFAULT,
         },
-    },
-    OptionSpec {
-        name: "UCI_LimitStrength",
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        name: "UCI_Elo",
-        kind: OptionKind::Spin {
-            default: ELO_MAX,
-            min: ELO_MIN,
-            max: ELO_MAX,
+        set_eval_file,
+    )
+    .cecp("EvalFile"),
+    option("UCI_LimitStrength", check(false), |e, v| {
+        e.options.limit_strength = v.check();
+        e.install_network();
+        Ok(())
+    })
+    .cecp("UCI_LimitStrength"),
+    option("UCI_Elo", spin(ELO_MAX, ELO_MIN, ELO_MAX), |e, v| {
+        e.options.elo = v.spin() as u32;
+        e.install_network();
+        Ok(())
+    })
+    .cecp("UCI_Elo"),
+    option(
+        "SyzygyPath",
+        OptionKind::String { default: "<empty>" },
+        set_syzygy_path,
+    ),
+    option("SyzygyProbeDepth", spin(1, 1, 100), |e, v| {
+        e.options.syzygy_probe_depth = v.spin() as u32;
+        Ok(())
+    }),
+    option(
+        "SyzygyProbeLimit",
+        spin(
+            crate::tb::MAX_PIECES as i64,
+            0,
+            crate::tb::MAX_PIECES as i64,
+        ),
+        |e, v| {
+            e.options.syzygy_probe_limit = v.spin() as u32;
+            Ok(())
         },
-    },
-    OptionSpec {
-        name: "SyzygyPath",
-        kind: OptionKind::String { default: "<empty>" },
-    },
-    OptionSpec {
-        name: "SyzygyProbeDepth",
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 100,
-        },
-    },
-    OptionSpec {
-        name: "SyzygyProbeLimit",
-        kind: OptionKind::Spin {
-            default: crate::tb::MAX_PIECES as i64,
-            min: 0,
-            max: crate::tb::MAX_PIECES as i64,
-        },
-    },
-    OptionSpec {
-        name: "Syzygy50MoveRule",
-        kind: OptionKind::Check { default: true },
-    },
+    ),
+    option("Syzygy50MoveRule", check(true), |e, v| {
+        e.options.syzygy_50_move_rule = v.check();
+        Ok(())
+    }),
 ];
+
+/// `Hash`: a new table size, when the system grants it (the old table is kept otherwise).
+fn set_hash(e: &mut Engine, v: OptionValue) -> Result<(), OptionError> {
+    let mb = v.spin() as usize;
+    if !memory_available(mb) {
+        return Err(OptionError::NoMemory { mb });
+    }
+    e.wait();
+    match Arc::get_mut(&mut e.tt) {
+        Some(tt) => tt.resize(mb),
+        None => {
+            // Not reachable once the search thread is joined; rebuild rather than fail.
+            e.tt = Arc::new(TranspositionTable::new(mb));
+        }
+    }
+    e.options.hash_mb = mb;
+    Ok(())
+}
+
+/// `UCI_Variant`: another game starts at its start position, with a cleared table.
+fn set_variant(e: &mut Engine, v: OptionValue) -> Result<(), OptionError> {
+    let kind = GameKind::from_name(v.word());
+    if let Some(kind) = kind.filter(|&k| k != e.options.variant) {
+        // The other game's search must not outlive the switch.
+        e.stop();
+        e.wait();
+        e.options.variant = kind;
+        e.tt.clear();
+        e.session = new_session(kind, e.options.chess960, e.net_in_use.as_ref());
+        if let Some(note) = for_game!(kind, V => V::variant_note()) {
+            (e.reporter)(Report::Search(Event::Text(note)));
+        }
+    }
+    Ok(())
+}
+
+/// `EvalFile`: this engine's network from the next search on (a running one keeps its own).
+fn set_eval_file(e: &mut Engine, v: OptionValue) -> Result<(), OptionError> {
+    let text = v.into_text();
+    let net =
+        crate::eval::nnue::network_for_option(&text).map_err(|error| OptionError::EvalFile {
+            path: text.clone(),
+            error,
+        })?;
+    e.eval_net = net;
+    e.options.eval_file = text;
+    e.install_network();
+    Ok(())
+}
+
+/// `SyzygyPath`: the tablebases, which are the process's (one loaded set; see `crate::tb`).
+fn set_syzygy_path(e: &mut Engine, v: OptionValue) -> Result<(), OptionError> {
+    let path = v.into_text();
+    // The tables are swapped only between searches (probes would otherwise wait on the swap).
+    e.stop();
+    e.wait();
+    let text = match crate::tb::set_path(&path) {
+        Ok(Some(found)) => format!(
+            "found {} tablebase files, up to {} pieces",
+            found.files, found.max_pieces
+        ),
+        Ok(None) => "no tablebases".to_string(),
+        Err(e) => return Err(OptionError::Tablebases(e)),
+    };
+    (e.reporter)(Report::Search(Event::Text(text)));
+    Ok(())
+}
+
+/// Whether the system would grant `mb` MiB. The table allocates infallibly (an abort on failure), so ask first
+/// with a fallible reservation that is released at once: it is never touched, so it costs no real memory, and
+/// it catches sizes beyond what the machine has (Linux refuses those even with overcommit).
+fn memory_available(mb: usize) -> bool {
+    let Some(bytes) = mb.checked_mul(1024 * 1024) else {
+        return false;
+    };
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
+}
+
+/// Every tunable: the search's, then each game's values for the search parameters it overrides (their names
+/// start with the game's). The `tunables` command prints them; a `tune` build offers them as options.
+pub fn tunables() -> Vec<crate::tunables::Tunable> {
+    let mut all = crate::search::params::all();
+    for kind in GameKind::ALL {
+        all.extend(for_game!(kind, V => V::tunables()));
+    }
+    all
+}
+
+/// A tunable set as an option (a tuning build: the cargo feature `tune`); otherwise no such option.
+pub(super) fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionError> {
+    #[cfg(feature = "tune")]
+    if let Some(t) = tunables()
+        .into_iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
+    {
+        let v = value.map(str::trim).unwrap_or("");
+        let n: i64 = v.parse().map_err(|_| OptionError::BadValue {
+            name: t.name,
+            value: v.to_string(),
+            expected: "an integer".to_string(),
+        })?;
+        let set = crate::search::params::set(t.name, n)
+            || GameKind::ALL
+                .into_iter()
+                .any(|kind| for_game!(kind, V => V::set_tunable(t.name, n)));
+        if !set {
+            return Err(OptionError::OutOfRange {
+                name: t.name,
+                value: n,
+                min: t.min,
+                max: t.max,
+            });
+        }
+        return Ok(());
+    }
+    let _ = value;
+    Err(OptionError::Unknown(name.to_string()))
+}
 
 /// Why `set_option` refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,9 +402,45 @@ pub enum OptionValue {
     Text(String),
 }
 
+impl OptionValue {
+    /// A spin's number (0 for another kind, which the option's kind rules out).
+    fn spin(&self) -> i64 {
+        match self {
+            OptionValue::Spin(n) => *n,
+            _ => 0,
+        }
+    }
+
+    /// A check's value.
+    fn check(&self) -> bool {
+        matches!(self, OptionValue::Check(true))
+    }
+
+    /// A combo's word.
+    fn word(&self) -> &'static str {
+        match self {
+            OptionValue::Combo(w) => w,
+            _ => "",
+        }
+    }
+
+    /// A string's or file's text.
+    fn into_text(self) -> String {
+        match self {
+            OptionValue::Text(t) => t,
+            _ => String::new(),
+        }
+    }
+}
+
 /// The spec of the option called `name` (ignoring case).
 pub fn find_option(name: &str) -> Option<&'static OptionSpec> {
     OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+}
+
+/// The spec of the option CECP offers as `name` (exactly as offered).
+pub fn find_cecp_option(name: &str) -> Option<&'static OptionSpec> {
+    OPTIONS.iter().find(|o| o.cecp == Some(name))
 }
 
 impl OptionSpec {
@@ -233,7 +449,7 @@ impl OptionSpec {
         let value = value.map(str::trim).filter(|v| !v.is_empty());
         match self.kind {
             OptionKind::Button => Ok(OptionValue::Button),
-            OptionKind::String { default } => {
+            OptionKind::String { default } | OptionKind::File { default } => {
                 Ok(OptionValue::Text(value.unwrap_or(default).to_string()))
             }
             OptionKind::Check { .. } => {

@@ -97,14 +97,15 @@ pub struct BenchResult {
     pub text: String,
 }
 
-/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`]), evaluated with the network in use
-/// (`EvalFile`), with one thread and a cleared
-/// 16 MB table and cleared histories per position, so the node count depends on nothing but the code.
+/// Searches every bench position to `depth` (default [`DEFAULT_DEPTH`]), evaluated with the built-in
+/// network, with one thread and a cleared 16 MB table and cleared histories per position, so the node count
+/// depends on nothing but the code.
 pub fn run(depth: Option<u32>) -> BenchResult {
-    run_with_network(depth, crate::eval::nnue::active_network())
+    run_with_network(depth, crate::eval::nnue::default_network())
 }
 
-/// [`run`] evaluating with `net` (`None`: the hand-crafted evaluation) instead of the build's default.
+/// [`run`] evaluating with `net` (`None`: the hand-crafted evaluation) instead of the built-in network (the
+/// UCI `bench` passes the engine's network, which `EvalFile` chose).
 pub fn run_with_network(
     depth: Option<u32>,
     net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
@@ -133,8 +134,17 @@ pub fn run_makro(depth: Option<u32>) -> BenchResult {
 
 /// The bench of game `kind`: [`run`] or [`run_makro`].
 pub fn run_kind(kind: GameKind, depth: Option<u32>) -> BenchResult {
+    run_kind_with_network(kind, depth, crate::eval::nnue::default_network())
+}
+
+/// [`run_kind`] with `net` for the games that evaluate with a network (chess).
+pub fn run_kind_with_network(
+    kind: GameKind,
+    depth: Option<u32>,
+    net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> BenchResult {
     match kind {
-        GameKind::Chess => run(depth),
+        GameKind::Chess => run_with_network(depth, net),
         GameKind::Makromachy => run_makro(depth),
     }
 }

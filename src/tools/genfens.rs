@@ -9,12 +9,14 @@
 
 use super::datagen::{random_line, random_opening, Starts};
 use crate::chess::Position;
+use crate::eval::nnue::{Network, NnueEval};
 use crate::rng::Rng;
 use crate::rules::automatic_ending;
 use crate::search::{Score, Searcher, TranspositionTable};
 use crate::variants::ChessGame;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Random plies from the start position when there is no book.
 pub const RANDOM_PLIES: u32 = 8;
@@ -110,8 +112,19 @@ pub fn read_book(path: &str) -> Result<Vec<Position>, String> {
     Ok(book)
 }
 
-/// Writes `request.count` lines `info string genfens <FEN>` to `out`.
+/// Writes `request.count` lines `info string genfens <FEN>` to `out`, the balance checked with the built-in
+/// network.
 pub fn run(request: &Request, out: &mut dyn Write) -> Result<(), String> {
+    run_with_network(request, crate::eval::nnue::default_network(), out)
+}
+
+/// [`run`] with the balance checked by a search that evaluates with `net` (`None`: the hand-crafted
+/// evaluation); the UCI `genfens` passes the engine's network.
+pub fn run_with_network(
+    request: &Request,
+    net: Option<Arc<Network>>,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let book = request.book.as_deref().map(read_book).transpose()?;
     let mut rng = Rng::new(request.seed ^ 0x0067_656E_6665_6E73);
     let tt = TranspositionTable::new(1);
@@ -132,7 +145,7 @@ pub fn run(request: &Request, out: &mut dyn Write) -> Result<(), String> {
             if automatic_ending(&last, &line[..line.len() - 1]).is_some() {
                 continue;
             }
-            let balanced = balanced(&last, &mut searcher, &tt);
+            let balanced = balanced(&last, &net, &mut searcher, &tt);
             chosen = Some(last);
             if balanced {
                 break;
@@ -145,10 +158,15 @@ pub fn run(request: &Request, out: &mut dyn Write) -> Result<(), String> {
 }
 
 /// Does a short search score `pos` within ±[`MAX_SCORE`]?
-fn balanced(pos: &Position, searcher: &mut Searcher<ChessGame>, tt: &TranspositionTable) -> bool {
+fn balanced(
+    pos: &Position,
+    net: &Option<Arc<Network>>,
+    searcher: &mut Searcher<ChessGame>,
+    tt: &TranspositionTable,
+) -> bool {
     tt.clear();
     searcher.clear();
-    let game = ChessGame::new(*pos);
+    let game = ChessGame::with_eval(*pos, NnueEval::new(net.clone()));
     let scored = super::datagen::search(&game, CHECK_NODES, searcher, tt, &AtomicBool::new(false));
     matches!(scored, Some((_, Score::Cp(v))) if v.abs() <= MAX_SCORE)
 }
@@ -216,7 +234,12 @@ mod tests {
             assert!(!pos.legal_moves().is_empty());
             // Eight plies from the start: the full-move number says so.
             assert_eq!(pos.fullmove_number(), 5, "{fen}");
-            if balanced(&pos, &mut searcher, &tt) {
+            if balanced(
+                &pos,
+                &crate::eval::nnue::default_network(),
+                &mut searcher,
+                &tt,
+            ) {
                 balanced_count += 1;
             }
         }

@@ -3,17 +3,18 @@
 use crate::chess::game::ChessGameWith;
 use crate::chess::types::squares;
 use crate::chess::{FenError, Move, Position};
-use crate::eval::nnue::NnueEval;
+use crate::eval::nnue::{Network, NnueEval};
 use crate::game::{GameKind, Variant};
 use crate::types::{Color, MoveParseError};
+use std::sync::Arc;
 
 /// Chess as the search plays it: the board's game with the NNUE evaluator (which falls back on the
 /// hand-crafted evaluation without a network).
 pub type ChessGame = ChessGameWith<NnueEval>;
 
 impl ChessGame {
-    /// A game starting at `pos`, evaluated with the build's default (the embedded network, else the
-    /// hand-crafted evaluation).
+    /// A game starting at `pos`, evaluated with the built-in network (else the hand-crafted evaluation),
+    /// whatever an engine's `EvalFile` says: the engine builds its games with [`Variant::search_state`].
     pub fn new(pos: Position) -> ChessGame {
         ChessGame::with_eval(pos, NnueEval::default_net())
     }
@@ -30,6 +31,8 @@ impl Variant for Chess {
     type Move = Move;
     type Search = ChessGame;
     type FenError = FenError;
+    /// The network to evaluate with; `None`: the hand-crafted evaluation.
+    type EvalSetting = Option<Arc<Network>>;
 
     fn start_position(chess960: bool) -> Position {
         let mut p = Position::startpos();
@@ -88,8 +91,7 @@ impl Variant for Chess {
         crate::eval::chess::evaluate(pos)
     }
 
-    fn eval_trace(pos: &Position) -> String {
-        let net = crate::eval::nnue::active_network();
+    fn eval_trace(pos: &Position, net: &Option<Arc<Network>>) -> String {
         let mut text = crate::eval::chess::trace(pos);
         text.push_str(&crate::eval::nnue::trace_line(net.as_deref(), pos));
         text
@@ -99,11 +101,17 @@ impl Variant for Chess {
         crate::chess::perft(pos, depth)
     }
 
-    fn search_state(start: &Position, moves: &[Move]) -> ChessGame {
-        let mut game = ChessGame::new(*start);
+    fn search_state(start: &Position, moves: &[Move], net: &Option<Arc<Network>>) -> ChessGame {
+        let mut game = ChessGame::with_eval(*start, NnueEval::new(net.clone()));
         for &m in moves {
             game.play(m);
         }
         game
+    }
+}
+
+impl super::UsesNetwork for Chess {
+    fn eval_setting(net: Option<&Arc<Network>>) -> Option<Arc<Network>> {
+        net.cloned()
     }
 }

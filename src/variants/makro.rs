@@ -20,6 +20,8 @@ impl Variant for Makromachy {
     type Move = Move;
     type Search = MakroGame;
     type FenError = MakroFenError;
+    /// One evaluation, no network.
+    type EvalSetting = ();
 
     fn start_position(_chess960: bool) -> Position {
         Position::startpos()
@@ -75,12 +77,20 @@ impl Variant for Makromachy {
         crate::eval::makro::evaluate(pos)
     }
 
-    fn eval_trace(pos: &Position) -> String {
+    fn eval_trace(pos: &Position, _eval: &()) -> String {
         crate::eval::makro::trace(pos)
     }
 
     fn perft(pos: &Position, depth: u32) -> u64 {
         crate::makro::perft(pos, depth)
+    }
+
+    fn tunables() -> Vec<crate::tunables::Tunable> {
+        crate::makro::params::all()
+    }
+
+    fn set_tunable(name: &str, value: i64) -> bool {
+        crate::makro::params::set(name, value)
     }
 
     fn variant_note() -> Option<String> {
@@ -90,11 +100,15 @@ impl Variant for Makromachy {
         ))
     }
 
-    fn search_state(start: &Position, moves: &[Move]) -> MakroGame {
+    fn search_state(start: &Position, moves: &[Move], _eval: &()) -> MakroGame {
         let mut game = MakroGame::new(start.clone());
         for &m in moves {
             game.play(m);
         }
         game
     }
+}
+
+impl super::UsesNetwork for Makromachy {
+    fn eval_setting(_net: Option<&std::sync::Arc<crate::eval::nnue::Network>>) {}
 }

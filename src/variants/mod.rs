@@ -11,7 +11,9 @@ mod makro;
 pub use self::chess::{Chess, ChessGame};
 pub use self::makro::{MakroGame, Makromachy};
 
+use crate::eval::nnue::Network;
 pub use crate::game::{GameKind, Variant};
+use std::sync::Arc;
 
 /// A move of any game, as the engine reports a best move to front ends that serve every game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +24,18 @@ pub enum AnyMove {
     Makromachy(crate::makro::Move),
 }
 
+/// How the network an engine session owns reaches a game's evaluator ([`Variant::EvalSetting`]): chess
+/// evaluates with it, a game without a network ignores it. (The game trait cannot name the network: it lies
+/// below the evaluators.)
+pub trait UsesNetwork: Variant {
+    /// The evaluator setting for `net` (`None`: the hand-crafted evaluation).
+    fn eval_setting(net: Option<&Arc<Network>>) -> Self::EvalSetting;
+}
+
 /// A variant's place in the registry: how its values are found in the game-erased types. Every registered
-/// game has its rules ([`crate::rules::Rules`]: how it ends), so generic front ends can referee it.
-pub trait Known: crate::rules::Rules {
+/// game has its rules ([`crate::rules::Rules`]: how it ends), so generic front ends can referee it, and
+/// takes the engine's network ([`UsesNetwork`]).
+pub trait Known: crate::rules::Rules + UsesNetwork {
     /// `m` as a move of any game.
     fn wrap(m: Self::Move) -> AnyMove;
     /// `m` as this game's move (None when it belongs to another game).
@@ -175,12 +186,13 @@ mod tests {
         assert!(V::parse_move(&start, "zz").is_err());
         assert!(V::from_fen("not a fen", false).is_err());
         assert!(V::display(&start).contains(&format!("Fen: {fen}")));
-        assert!(!V::eval_trace(&start).is_empty());
+        let eval = V::eval_setting(crate::eval::nnue::default_network().as_ref());
+        assert!(!V::eval_trace(&start, &eval).is_empty());
         // The search state after a move is the position after it.
         let mut after = start.clone();
         V::play(&mut after, legal[0]);
         assert_ne!(V::side_to_move(&after), V::side_to_move(&start));
-        let state = V::search_state(&start, &legal[..1]);
+        let state = V::search_state(&start, &legal[..1], &eval);
         assert_eq!(
             crate::game::Game::side_to_move(&state),
             V::side_to_move(&after).index()

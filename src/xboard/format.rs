@@ -1,14 +1,13 @@
 //! Writing CECP replies: features, thinking output, moves and results.
 
 use crate::chess::{Move, MoveKind, Position};
+use crate::engine::OptionKind;
 use crate::search::{Info, Score};
 
-/// The options Corvid offers through `feature option=…`, with the engine or policy setting each one drives.
-/// Names have no spaces: python-chess (and some GUIs) take an option's name to end at the first space.
+/// The CECP-only options Corvid offers through `feature option=…`: its draw and resignation policy and
+/// Makromachy's castling (the engine's own options come from its table, `engine::OPTIONS`). Names have no
+/// spaces: python-chess (and some GUIs) take an option's name to end at the first space.
 const XB_OPTIONS: &[&str] = &[
-    "MoveOverhead -spin 10 0 5000",
-    "UCI_LimitStrength -check 0",
-    "ClearHash -button",
     "AcceptDrawBelow -spin -25 -100000 100000",
     "AcceptDrawMiddlegame -spin -150 -100000 100000",
     "Contempt -spin 0 -100 100",
@@ -31,20 +30,45 @@ pub fn format_features() -> String {
          egt=\"syzygy\" variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
     ));
+    // The engine options CECP offers, with the kind, default and range UCI gives them.
+    for o in crate::engine::OPTIONS {
+        if let Some(name) = o.cecp {
+            s.push_str(&format!(
+                "feature option=\"{}\"\n",
+                format_engine_option(name, o.kind)
+            ));
+        }
+    }
     for o in XB_OPTIONS {
         s.push_str(&format!("feature option=\"{o}\"\n"));
     }
-    s.push_str(&format!(
-        "feature option=\"EvalFile -file {}\"\n",
-        crate::eval::nnue::EVAL_FILE_DEFAULT
-    ));
-    // The same range as UCI's `UCI_Elo`.
-    use crate::engine::{ELO_MAX, ELO_MIN};
-    s.push_str(&format!(
-        "feature option=\"UCI_Elo -spin {ELO_MAX} {ELO_MIN} {ELO_MAX}\"\n"
-    ));
     s.push_str("feature done=1");
     s
+}
+
+/// An engine option as `feature option` describes it: `NAME -spin D MIN MAX`, `NAME -check 0|1`, ….
+pub fn format_engine_option(name: &str, kind: OptionKind) -> String {
+    match kind {
+        OptionKind::Check { default } => format!("{name} -check {}", u8::from(default)),
+        OptionKind::Spin { default, min, max } => format!("{name} -spin {default} {min} {max}"),
+        OptionKind::Combo { default, vars } => {
+            // The default is marked with `*`; choices are separated by ` /// `.
+            let choices: Vec<String> = vars
+                .iter()
+                .map(|v| {
+                    if *v == default {
+                        format!("*{v}")
+                    } else {
+                        (*v).to_string()
+                    }
+                })
+                .collect();
+            format!("{name} -combo {}", choices.join(" /// "))
+        }
+        OptionKind::Button => format!("{name} -button"),
+        OptionKind::String { default } => format!("{name} -string {default}"),
+        OptionKind::File { default } => format!("{name} -file {default}"),
+    }
 }
 
 /// A score as xboard writes it: centipawns, or ±(100000 + n) for a mate in n moves.

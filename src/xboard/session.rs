@@ -5,7 +5,9 @@ use super::games::{Cecp, CecpGame, CecpGameOf};
 use super::parse::*;
 use crate::chess::{Color, Position};
 use crate::conduct::{Conduct, Policy};
-use crate::engine::{BestMove, Engine, OptionError, Report};
+use crate::engine::{
+    find_cecp_option, find_option, BestMove, Engine, OptionError, OptionKind, Report,
+};
 use crate::game::{GameKind, Variant as _};
 use crate::makro::xbetza::makro_variant_lines;
 use crate::rules::{Rules, RulesError};
@@ -26,7 +28,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let lines = crate::uci::spawn_listener(input);
+    let lines = crate::engine::spawn_listener(input);
     let (report_tx, reports) = unbounded::<Report>();
     let engine = Engine::new(Arc::new(move |r| {
         let _ = report_tx.send(r);
@@ -422,27 +424,20 @@ impl<W: Write> CecpSession<W> {
             "ResignBelow" => num(value).map(|n| p.resign_cp = n as i32),
             "ResignMoves" => num(value).map(|n| p.resign_moves = n.max(1) as usize),
             "FastCastling" => flag(value).map(|b| self.fast_castling = b),
-            "UCI_LimitStrength" => {
-                let v = flag(value).map(|b| if b { "true" } else { "false" });
-                let r = v.map(|v| self.engine.set_option(name, Some(v)));
-                match r {
-                    Some(r) => {
-                        self.option_result(name, r);
-                        Some(())
-                    }
-                    None => None,
-                }
-            }
             _ => {
-                // The engine's own options, under their CECP names.
-                let engine_name = match name {
-                    "MoveOverhead" => "Move Overhead",
-                    "ClearHash" => "Clear Hash",
-                    other => other,
+                // The engine's own options, by their CECP names or their UCI ones; a check is 0 or 1 here.
+                let spec = find_cecp_option(name).or_else(|| find_option(name));
+                let engine_name = spec.map_or(name, |o| o.name);
+                let value = match spec.map(|o| o.kind) {
+                    Some(OptionKind::Check { .. }) => {
+                        flag(value).map(|b| Some(if b { "true" } else { "false" }))
+                    }
+                    _ => Some(value),
                 };
-                let r = self.engine.set_option(engine_name, value);
-                self.option_result(name, r);
-                Some(())
+                value.map(|v| {
+                    let r = self.engine.set_option(engine_name, v);
+                    self.option_result(name, r);
+                })
             }
         };
         if ok.is_none() {

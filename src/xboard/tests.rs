@@ -171,6 +171,27 @@ fn features_end_with_done() {
     ] {
         assert!(f.contains(needed), "{needed}");
     }
+    // The engine's options as CECP offers them, from the engine's table (its defaults and ranges).
+    let eval_file = crate::eval::nnue::EVAL_FILE_DEFAULT;
+    let elo = format!(
+        "{} {} {}",
+        crate::engine::ELO_MAX,
+        crate::engine::ELO_MIN,
+        crate::engine::ELO_MAX
+    );
+    for line in [
+        "MoveOverhead -spin 10 0 5000".to_string(),
+        "ClearHash -button".to_string(),
+        format!("EvalFile -file {eval_file}"),
+        "UCI_LimitStrength -check 0".to_string(),
+        format!("UCI_Elo -spin {elo}"),
+        "OfferDraws -check 1".to_string(),
+    ] {
+        assert!(
+            f.contains(&format!("feature option=\"{line}\"\n")),
+            "{line}"
+        );
+    }
 }
 
 #[test]

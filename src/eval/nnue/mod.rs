@@ -4,7 +4,8 @@
 //! - [`Network`]: the weights, loaded and validated from a file or from bytes, with a typed [`NetworkError`].
 //! - [`default_network`]: the network embedded at build time: the file `EVALFILE` names, else
 //!   `nets/corvid.nnue` when it exists (`build.rs` then sets `cfg(corvid_embedded_net)`), else none: the
-//!   hand-crafted evaluation is used.
+//!   hand-crafted evaluation is used. Nothing here sets a network for the whole process: whoever builds a
+//!   game hands it its network (the engine session owns the one `EvalFile` chose).
 //! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
 //!   make/unmake (`accumulator.rs`), or, holding no network, the hand-crafted evaluation. Datagen, which
 //!   bootstraps from the hand-crafted evaluation, asks for it with [`NnueEval::hce`] (or the engine option
@@ -23,7 +24,7 @@ use crate::chess::{Color, Move, Position};
 use format::{fnv1a64, CHECKSUM_AT, FT_BIAS_AT, FT_WEIGHTS_AT, OUT_BIAS_AT, OUT_WEIGHTS_AT};
 use simd::Lanes;
 use std::path::Path;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 /// The evaluation is clamped to this (far from mate scores, whatever a network outputs).
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -223,30 +224,6 @@ pub fn default_network() -> Option<Arc<Network>> {
         .clone()
 }
 
-/// The network chess games are evaluated with unless told otherwise: the build's default until `EvalFile`
-/// chooses another (`None`: the hand-crafted evaluation). One setting per process, as the tablebases are:
-/// games built after a change use the new network, a running search keeps the one it started with.
-fn active_slot() -> &'static RwLock<Option<Arc<Network>>> {
-    static ACTIVE: OnceLock<RwLock<Option<Arc<Network>>>> = OnceLock::new();
-    ACTIVE.get_or_init(|| RwLock::new(default_network()))
-}
-
-/// The network in use now (see [`set_active_network`]).
-pub fn active_network() -> Option<Arc<Network>> {
-    match active_slot().read() {
-        Ok(net) => net.clone(),
-        Err(poisoned) => poisoned.into_inner().clone(),
-    }
-}
-
-/// Makes `net` the network that chess games built from now on evaluate with (`None`: hand-crafted).
-pub fn set_active_network(net: Option<Arc<Network>>) {
-    match active_slot().write() {
-        Ok(mut slot) => *slot = net,
-        Err(poisoned) => *poisoned.into_inner() = net,
-    }
-}
-
 /// The embedded network's file name as the build found it, or empty when none is embedded.
 pub const EMBEDDED_NET_NAME: &str = env!("CORVID_NET_NAME");
 /// The `EvalFile` value that chooses the hand-crafted evaluation.
@@ -316,9 +293,9 @@ impl NnueEval {
         NnueEval { net, stack: None }
     }
 
-    /// The network in use ([`active_network`]): the embedded one unless `EvalFile` chose another.
+    /// The built-in network ([`default_network`]; the hand-crafted evaluation when none is embedded).
     pub fn default_net() -> NnueEval {
-        NnueEval::new(active_network())
+        NnueEval::new(default_network())
     }
 
     /// The hand-crafted evaluation, whatever network is embedded (datagen's bootstrap).

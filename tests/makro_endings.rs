@@ -1,11 +1,12 @@
-//! How Makromachy games end, through the adjudicator `rules::MakroRecord`: each ending both ways, and the
+//! How Makromachy games end, through the adjudicator `variants::MakroRecord`: each ending both ways, and the
 //! search's own draw and loss detection (`variants::MakroGame`) held against it on random games.
 
 use corvid::chess::Color;
 use corvid::game::Game as _;
 use corvid::makro::Position;
-use corvid::rules::{MakroRecord, Outcome, RulesError, Termination};
+use corvid::rules::{Outcome, RulesError, Termination};
 use corvid::variants::MakroGame;
+use corvid::variants::MakroRecord;
 
 mod common;
 use common::Rng;

@@ -2,9 +2,9 @@
 //! file format by this file's own writer, and the engine's loader, incremental accumulators and evaluation are
 //! held against a straightforward implementation of the format note.
 
-use corvid::chess::game::EvalState;
 use corvid::chess::{Color, Move, MoveKind, Position, Square};
 use corvid::eval::nnue::{Accumulator, Network, NetworkError, NnueEval, EVAL_LIMIT, HIDDEN};
+use corvid::eval::EvalState;
 use corvid::game::Game;
 use corvid::variants::ChessGame;
 use std::path::PathBuf;

@@ -1,11 +1,12 @@
-//! The rules module (`rules::ChessRecord`, Dineri's endings) and the search's own draw test (`Game::is_draw` of
+//! The rules module (`variants::ChessRecord`, Dineri's endings) and the search's own draw test (`Game::is_draw` of
 //! `ChessGame`) must agree on every position: random games, biased towards reversible moves so that
 //! repetitions, fifty-move draws and dead positions happen often, are played and both are asked at every ply.
 
 use corvid::chess::Position;
 use corvid::game::Game as _;
-use corvid::rules::{ChessRecord, Termination};
+use corvid::rules::Termination;
 use corvid::variants::ChessGame;
+use corvid::variants::ChessRecord;
 
 mod common;
 use common::Rng;

@@ -3,7 +3,6 @@
 
 pub mod attacks;
 pub mod fen;
-pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
@@ -14,7 +13,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use fen::FenError;
-pub use movegen::perft;
+pub use movegen::{gives_check, is_legal_move, perft};
 pub use moves::{Move, MoveKind, MoveList, MoveParseError};
 pub use position::{Position, STARTPOS};
 pub use types::{Bitboard, CastlingRights, Color, Piece, PieceType, Square};

@@ -8,10 +8,17 @@
 
 use crate::chess::Color;
 use crate::makro::features::{piece_placement, relative_rank};
-use crate::makro::game::Evaluator;
 use crate::makro::geometry::{color_of, file_of, is_piece, kind_of, rank_of};
 use crate::makro::pieces::{Kind, KIND_COUNT};
 use crate::makro::position::Position;
+use std::fmt::Debug;
+
+/// A static evaluator for a Makromachy game: the score of a position from the side to move's view, in
+/// centipawns. Implemented by [`MakroEval`].
+pub trait Evaluator: Clone + Debug + Send + Sync + 'static {
+    /// Static evaluation of `pos` from the side to move's view.
+    fn evaluate(&self, pos: &Position) -> i32;
+}
 
 /// The evaluation's tunable numbers, in centipawns.
 pub struct Params {

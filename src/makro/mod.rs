@@ -16,11 +16,9 @@
 pub mod attacks;
 pub mod features;
 pub mod fen;
-pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
-pub mod params;
 pub mod pieces;
 pub mod position;
 pub mod xbetza;

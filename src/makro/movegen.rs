@@ -21,17 +21,6 @@ impl Sink for Vec<Move> {
     }
 }
 
-impl<const N: usize> Sink for crate::game::MoveBuf<Move, N> {
-    /// A list that is full drops the move: only a contrived position (dozens of Queens from a FEN) could
-    /// overflow the search's list, and it must not crash the engine.
-    #[inline(always)]
-    fn add(&mut self, m: Move) {
-        if self.len() < N {
-            self.push(crate::game::ScoredMove { mv: m, score: 0 });
-        }
-    }
-}
-
 /// Generation modes: every move, captures and promotions only (`NOISY`), or the rest (`QUIET`).
 pub const ALL: u8 = 0;
 pub const NOISY: u8 = 1;

@@ -1,7 +1,7 @@
 //! `corvid play --variant makromachy`: a person against Corvid at Makromachy, 14x14, in the terminal.
 //!
 //! The same conduct as for chess (draw offers and resignation by `Conduct`, no take-backs); the rules are
-//! `rules::MakroRecord`'s. Moves are typed in the rules' notation: `d4d7`, promotions `c13c14q`, hit-and-run
+//! `variants::MakroRecord`'s. Moves are typed in the rules' notation: `d4d7`, promotions `c13c14q`, hit-and-run
 //! `g2h3,h3i4`, castling `i1c1,a1i1` (or just the King's leg, `i1c1`).
 
 use super::{Board, BoardStyle};
@@ -124,7 +124,7 @@ impl Board for Makromachy {
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::rules::MakroRecord;
+    use crate::variants::MakroRecord;
 
     #[test]
     fn the_board_has_fourteen_ranks_and_files() {

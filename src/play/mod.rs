@@ -1,11 +1,11 @@
 //! `corvid play`: a person against Corvid in the terminal.
 //!
 //! Every rule decision (legality, the automatic endings, draw offers and their re-offer rule, resignation) is
-//! `rules::ChessRecord`'s; this module draws the board, reads commands and decides how Corvid conducts itself
+//! `variants::ChessRecord`'s; this module draws the board, reads commands and decides how Corvid conducts itself
 //! ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the same).
 //! Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is explained
 //! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
-//! rules being `rules::MakroRecord`'s.
+//! rules being `variants::MakroRecord`'s.
 
 pub mod chess;
 pub mod makro;
@@ -17,9 +17,10 @@ use crate::chess::Move;
 use crate::engine::{Engine, Report};
 use crate::for_game;
 use crate::rng::Rng;
-use crate::rules::{ChessRecord, Record};
+use crate::rules::Record;
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
+use crate::variants::ChessRecord;
 use crate::variants::{Chess, Known, Makromachy};
 use crossbeam_channel::{unbounded, Receiver};
 use std::io::{BufRead, Write};
@@ -112,7 +113,7 @@ impl Thinker {
     /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result.
     pub fn think_makro(
         &mut self,
-        game: &crate::rules::MakroRecord,
+        game: &crate::variants::MakroRecord,
         limits: Limits,
     ) -> MakroThought {
         self.think_game::<Makromachy>(game.start(), game.moves(), limits)

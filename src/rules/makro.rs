@@ -7,12 +7,10 @@
 //! [`MakroRecord`] (the common [`Record`] with these endings) is the adjudicator for front ends and match tools; `variants::MakroGame` (the search's
 //! game) detects the same endings on its own and is held against this module in tests.
 
-use super::record::{Record, Rules};
-use super::{Outcome, Termination};
+use super::{DrawMaterial, Outcome, Termination};
 use crate::makro::geometry::{sq, FILES, RANKS};
 use crate::makro::{Kind, Move, Position, STARTPOS};
 use crate::types::Color;
-use crate::variants::Makromachy;
 
 /// The same position in the sense of the repetition rules: the same pieces on the same squares, the same side
 /// to move, the same castling rights and the same *live* en-passant squares (e.p. squares no capture can use
@@ -72,45 +70,23 @@ pub fn makro_ending(
     None
 }
 
-/// A game of Makromachy in progress (named so as not to clash with the search's `variants::MakroGame`).
-pub type MakroRecord = Record<Makromachy>;
-
-impl Rules for Makromachy {
-    fn ending(
-        pos: &Position,
-        last: Option<(&Position, Move)>,
-        history: &[Position],
-    ) -> Option<Outcome> {
-        makro_ending(pos, last, history)
+/// An endgame once fewer than a third of the 112 men are left; bare Kings end the game by rule, so the
+/// material alone never says that neither side can win.
+pub fn draw_material(pos: &Position) -> DrawMaterial {
+    let men = pos.piece_count(Color::White) + pos.piece_count(Color::Black);
+    DrawMaterial {
+        endgame: men * 3 < 112,
+        no_winning_material: false,
     }
+}
 
-    /// The rules' notation (`d4d7`, `c13c14q`, `g2h3,h3i4`, `i1c1,a1i1`).
-    fn record_text(_pos: &Position, m: Move) -> String {
-        m.text()
+/// `Variant "makromachy"`, and `SetUp`/`FEN` when not from the standard start.
+pub fn start_tags(start: &Position) -> Vec<(&'static str, String)> {
+    let mut tags = vec![("Variant", "makromachy".to_string())];
+    let fen = start.to_fen();
+    if fen != STARTPOS {
+        tags.push(("SetUp", "1".to_string()));
+        tags.push(("FEN", fen));
     }
-
-    fn fullmove_number(pos: &Position) -> u32 {
-        u32::from(pos.fullmove_number())
-    }
-
-    /// An endgame once fewer than a third of the 112 men are left; bare Kings end the game by rule, so the
-    /// material alone never says that neither side can win.
-    fn draw_material(pos: &Position) -> super::DrawMaterial {
-        let men = pos.piece_count(Color::White) + pos.piece_count(Color::Black);
-        super::DrawMaterial {
-            endgame: men * 3 < 112,
-            no_winning_material: false,
-        }
-    }
-
-    /// `Variant "makromachy"`, and `SetUp`/`FEN` when not from the standard start.
-    fn start_tags(start: &Position) -> Vec<(&'static str, String)> {
-        let mut tags = vec![("Variant", "makromachy".to_string())];
-        let fen = start.to_fen();
-        if fen != STARTPOS {
-            tags.push(("SetUp", "1".to_string()));
-            tags.push(("FEN", fen));
-        }
-        tags
-    }
+    tags
 }

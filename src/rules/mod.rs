@@ -13,8 +13,8 @@ pub mod chess;
 pub mod makro;
 pub mod record;
 
-pub use self::chess::{automatic_ending, same_position, ChessRecord};
-pub use self::makro::{makro_ending, same_makro_position, MakroRecord};
+pub use self::chess::{automatic_ending, same_position};
+pub use self::makro::{makro_ending, same_makro_position};
 pub use self::record::{Record, Rules};
 
 use crate::types::{Color, MoveParseError};

@@ -8,8 +8,8 @@
 mod chess;
 mod makro;
 
-pub use self::chess::{Chess, ChessGame};
-pub use self::makro::{MakroGame, Makromachy};
+pub use self::chess::{Chess, ChessGame, ChessRecord};
+pub use self::makro::{MakroGame, MakroRecord, Makromachy};
 
 use crate::eval::nnue::Network;
 pub use crate::game::{GameKind, Variant};

@@ -1,5 +1,5 @@
 //! The xboard protocol (CECP v2): parsing commands and formatting replies. All CECP text Corvid writes is
-//! produced here; the game is a `rules::ChessRecord` (so results, draw claims and the draw-offer rule are the rules
+//! produced here; the game is a `variants::ChessRecord` (so results, draw claims and the draw-offer rule are the rules
 //! module's), the thinking is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation
 //! decisions are `conduct::Conduct`'s.
 //!
@@ -9,7 +9,7 @@
 //! Makromachy (`variant makromachy`) is an engine-defined variant for XBoard 4.9: Corvid answers with a
 //! `setup` command (board size, piece letters and start position) and one `piece` command per kind in
 //! XBoard's Betza dialect, then plays with moves in the rules' notation (two-digit ranks, comma-separated
-//! legs: `g2h3,h3i4`); the game is a `rules::MakroRecord`.
+//! legs: `g2h3,h3i4`); the game is a `variants::MakroRecord`.
 
 //!
 //! Files: [`parse`] reads commands, [`format`] writes replies, [`session`] keeps the game and drives the

@@ -54,8 +54,8 @@ where
     s.engine.quit();
 }
 
-/// What the session asks of the game record, whichever game is played (`rules::ChessRecord` for chess,
-/// `rules::MakroRecord` for Makromachy).
+/// What the session asks of the game record, whichever game is played (`variants::ChessRecord` for chess,
+/// `variants::MakroRecord` for Makromachy).
 trait CecpRecord {
     fn side_to_move(&self) -> Color;
     /// Full moves made since the start position.

@@ -19,8 +19,8 @@ pub mod simd;
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use format::{NetworkError, HIDDEN, INPUTS, QA, QB, SCALE};
 
-use crate::chess::game::EvalState;
 use crate::chess::{Color, Move, Position};
+use crate::eval::EvalState;
 use format::{fnv1a64, CHECKSUM_AT, FT_BIAS_AT, FT_WEIGHTS_AT, OUT_BIAS_AT, OUT_WEIGHTS_AT};
 use simd::Lanes;
 use std::path::Path;

@@ -255,7 +255,7 @@ fn makromachy_referee_sees_checkmate_and_repetition() {
     );
     assert!(r.play_text("a1a1").is_err());
     // A repetition ends the game too: Kings shuffling beside a Pawn, the third occurrence.
-    let mut g = crate::rules::MakroRecord::new(
+    let mut g = crate::variants::MakroRecord::new(
         crate::makro::Position::from_fen("13k/14/14/14/14/14/14/14/14/14/14/14/P13/K13 w - - 0 1")
             .unwrap(),
     );

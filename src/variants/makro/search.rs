@@ -2,20 +2,32 @@
 //! rules — threefold repetition, fifty moves (Pawn/Warrior moves and captures reset), bare Kings, and the
 //! loss for a player who repeats a position with a checking Eagle move.
 //!
-//! The game is generic over its [`Evaluator`], so the board code names no evaluator; the search's concrete
-//! game (the board with the Makromachy evaluation) is `variants::MakroGame`.
+//! The game is generic over its [`Evaluator`]; the search's concrete game (the board with the Makromachy
+//! evaluation) is `variants::MakroGame`.
 
-use super::geometry::{is_piece, kind_of, sq, FILES, MAILBOX, RANKS};
-use super::movegen::{Move, MoveKind, ALL, NOISY, QUIET};
-use super::pieces::{Kind, KIND_COUNT};
-use super::position::Position;
-use crate::game::{Game, GenKind, MoveBuf};
+use crate::eval::makro::Evaluator;
+use crate::game::{Game, GenKind, MoveBuf, ScoredMove};
+use crate::makro::geometry::{is_piece, kind_of, sq, FILES, MAILBOX, RANKS};
+use crate::makro::movegen::{Move, MoveKind, Sink, ALL, NOISY, QUIET};
+use crate::makro::pieces::{Kind, KIND_COUNT};
+use crate::makro::position::Position;
 use std::fmt::Debug;
 
 /// Room for the legal moves of any Makromachy position (56 pieces a side, 16-way promotions, two-leg moves).
 pub const MAX_MAKRO_MOVES: usize = 1024;
 
 pub type MakroMoveList = MoveBuf<Move, MAX_MAKRO_MOVES>;
+
+impl<const N: usize> Sink for MoveBuf<Move, N> {
+    /// A list that is full drops the move: only a contrived position (dozens of Queens from a FEN) could
+    /// overflow the search's list, and it must not crash the engine.
+    #[inline(always)]
+    fn add(&mut self, m: Move) {
+        if self.len() < N {
+            self.push(ScoredMove { mv: m, score: 0 });
+        }
+    }
+}
 
 /// Mailbox square -> board square (rank * 14 + file), 0 off the board: the history tables' square index,
 /// looked up for every quiet move the picker scores.
@@ -45,13 +57,6 @@ pub const SEE_VALUES: [i32; KIND_COUNT] = [
 #[inline(always)]
 fn value(kind: Kind) -> i32 {
     SEE_VALUES[kind.index()]
-}
-
-/// A static evaluator for a Makromachy game: the score of a position from the side to move's view, in
-/// centipawns. Implemented by `eval::makro::MakroEval`.
-pub trait Evaluator: Clone + Debug + Send + Sync + 'static {
-    /// Static evaluation of `pos` from the side to move's view.
-    fn evaluate(&self, pos: &Position) -> i32;
 }
 
 /// One state of the game: the position, and whether it was reached by an Eagle move giving check.
@@ -325,6 +330,7 @@ fn is_noisy(pos: &Position, m: Move) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -1,11 +1,15 @@
 //! Orthodox chess and Chess960 as a [`Variant`].
 
-use crate::chess::game::ChessGameWith;
+mod rules;
+mod search;
+
 use crate::chess::types::squares;
 use crate::chess::{FenError, Move, Position};
 use crate::eval::nnue::{Network, NnueEval};
 use crate::game::{GameKind, Variant};
 use crate::types::{Color, MoveParseError};
+pub use rules::ChessRecord;
+pub use search::ChessGameWith;
 use std::sync::Arc;
 
 /// Chess as the search plays it: the board's game with the NNUE evaluator (which falls back on the

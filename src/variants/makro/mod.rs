@@ -2,9 +2,14 @@
 
 use crate::eval::makro::MakroEval;
 use crate::game::{GameKind, Variant};
-use crate::makro::game::MakroGameWith;
+mod params;
+mod rules;
+mod search;
+
 use crate::makro::{MakroFenError, Move, Position};
 use crate::types::{Color, MoveParseError};
+pub use rules::MakroRecord;
+pub use search::MakroGameWith;
 
 /// Makromachy as the search plays it: the board's game with the Makromachy evaluation.
 pub type MakroGame = MakroGameWith<MakroEval>;
@@ -86,11 +91,11 @@ impl Variant for Makromachy {
     }
 
     fn tunables() -> Vec<crate::tunables::Tunable> {
-        crate::makro::params::all()
+        params::all()
     }
 
     fn set_tunable(name: &str, value: i64) -> bool {
-        crate::makro::params::set(name, value)
+        params::set(name, value)
     }
 
     fn variant_note() -> Option<String> {

@@ -7,11 +7,10 @@
 //! back. The game is generic over it, so the board code names no evaluator; the search's concrete game (the
 //! board with the NNUE evaluator) is `variants::ChessGame`.
 
-use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
-use super::movegen::{MoveSink, ALL, NOISY, QUIET};
-use super::moves::{Move, MoveKind};
-use super::position::Position;
-use super::types::{Bitboard, Color, PieceType, Square};
+use crate::chess::movegen::{gives_check, is_legal_move, MoveSink, ALL, NOISY, QUIET};
+use crate::chess::moves::{Move, MoveKind};
+use crate::chess::position::Position;
+use crate::eval::EvalState;
 use crate::game::{Game, GenKind, MoveBuf, TbRootMove, Wdl};
 use std::fmt::Debug;
 
@@ -23,23 +22,6 @@ pub type ChessMoveList = MoveBuf<Move, MAX_CHESS_MOVES>;
 
 /// Room reserved on top of the game history so that a search never reallocates the stacks.
 const SEARCH_RESERVE: usize = 512;
-
-/// An evaluator that follows the game: it hears of every move before it is played and of every take-back,
-/// and evaluates the current position. Implemented by `eval::nnue::NnueEval`.
-pub trait EvalState: Clone + Debug + Send + Sync + 'static {
-    /// The line starts (again) at `pos`: nothing below it will be taken back.
-    fn reset(&mut self, pos: &Position);
-    /// The legal move `m` is about to be played in `pos`.
-    fn make_move(&mut self, pos: &Position, m: Move);
-    /// A null move is about to be played.
-    fn make_null_move(&mut self);
-    /// The last move (or null move) was taken back.
-    fn unmake_move(&mut self);
-    /// Room for `plies` more moves without allocating.
-    fn reserve(&mut self, plies: usize);
-    /// Static evaluation of the current position `pos`, from the side to move's view.
-    fn evaluate(&mut self, pos: &Position) -> i32;
-}
 
 /// A chess game: the current position plus the history needed for the draw rules, and the evaluator's state.
 #[derive(Clone, Debug)]
@@ -147,103 +129,6 @@ impl<E: EvalState> ChessGameWith<E> {
             }
         }
     }
-}
-
-/// Is `m` (any 16-bit pattern, e.g. from a hash collision) a legal move in `pos`? Normal moves are checked
-/// directly (the hash move is tested at most nodes, so generating every move for it would be slow); the rare
-/// kinds (castling, en passant, promotion) are looked up among the generated moves.
-pub fn is_legal_move(pos: &Position, m: Move) -> bool {
-    if m.is_none() {
-        return false;
-    }
-    let us = pos.side_to_move();
-    let from = m.from();
-    let to = m.to();
-    let piece = match pos.piece_on(from) {
-        Some(p) if p.color() == us => p.kind(),
-        _ => return false,
-    };
-    if m.kind() != MoveKind::Normal {
-        let mut list = ChessMoveList::new();
-        pos.generate::<ALL, _>(&mut list);
-        return list.as_slice().iter().any(|s| s.mv == m);
-    }
-    // Promotion bits are only meaningful for promotions.
-    if m.0 & 0x3000 != 0 || pos.color_bb(us) & to.bb() != 0 {
-        return false;
-    }
-    let them = us.flip();
-    let occ = pos.occupied();
-    let reachable = match piece {
-        PieceType::Pawn => {
-            // A pawn reaching the last rank must be a promotion move.
-            if to.relative_rank(us) == 7 {
-                return false;
-            }
-            let forward: i8 = if us == Color::White { 8 } else { -8 };
-            let one = from.0 as i8 + forward;
-            if pawn_attacks(us, from) & to.bb() != 0 {
-                pos.color_bb(them) & to.bb() != 0
-            } else if to.0 as i8 == one {
-                occ & to.bb() == 0
-            } else if to.0 as i8 == one + forward && from.relative_rank(us) == 1 {
-                occ & (to.bb() | Square(one as u8).bb()) == 0
-            } else {
-                false
-            }
-        }
-        kind => Position::piece_attacks(kind, us, from, occ) & to.bb() != 0,
-    };
-    if !reachable {
-        return false;
-    }
-    let ksq = pos.king_square(us);
-    if piece == PieceType::King {
-        return !pos.attacked_by(to, them, occ ^ from.bb());
-    }
-    let checkers = pos.checkers();
-    if checkers != 0 {
-        if checkers & (checkers - 1) != 0 {
-            return false;
-        }
-        let checker = Square(checkers.trailing_zeros() as u8);
-        if (between(ksq, checker) | checkers) & to.bb() == 0 {
-            return false;
-        }
-    }
-    pos.pinned(us) & from.bb() == 0 || line(ksq, from) & to.bb() != 0
-}
-
-/// Does the legal move `m` give check? Normal moves are answered from attack tables on the board as it will
-/// be (covering direct and discovered checks at once); the rare kinds are played out on a copy.
-pub fn gives_check(pos: &Position, m: Move) -> bool {
-    if m.kind() != MoveKind::Normal {
-        let mut next = *pos;
-        next.make_move(m);
-        return next.in_check();
-    }
-    let us = pos.side_to_move();
-    let ksq = pos.king_square(us.flip());
-    let (from, to) = (m.from(), m.to());
-    let kind = match pos.piece_on(from) {
-        Some(p) => p.kind(),
-        None => return false,
-    };
-    let moved = from.bb() | to.bb();
-    let occ = (pos.occupied() ^ from.bb()) | to.bb();
-    let direct = match kind {
-        PieceType::Pawn => pawn_attacks(us, to) & ksq.bb() != 0,
-        PieceType::Knight => knight_attacks(to) & ksq.bb() != 0,
-        _ => false,
-    };
-    if direct {
-        return true;
-    }
-    let track = |bb: Bitboard| if bb & from.bb() != 0 { bb ^ moved } else { bb };
-    let queens = pos.colored(us, PieceType::Queen);
-    let diag = track(pos.colored(us, PieceType::Bishop) | queens);
-    let orth = track(pos.colored(us, PieceType::Rook) | queens);
-    bishop_attacks(ksq, occ) & diag != 0 || rook_attacks(ksq, occ) & orth != 0
 }
 
 impl MoveSink for ChessMoveList {
@@ -427,6 +312,7 @@ impl<E: EvalState> Game for ChessGameWith<E> {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -557,71 +443,15 @@ mod tests {
     }
 
     #[test]
-    fn fast_legality_agrees_with_generation_on_every_bit_pattern() {
-        let fens = [
-            crate::chess::STARTPOS,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
-            "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
-            "4k3/8/8/8/1b6/8/3N4/4K2r w - - 0 1",
-            "3k4/8/8/8/8/8/4p3/3K4 w - - 0 1",
-        ];
-        for fen in fens {
-            let pos = Position::from_fen(fen, false).expect("valid FEN");
-            let legal = pos.legal_moves();
-            for bits in 0..=u16::MAX {
-                let m = Move(bits);
-                assert_eq!(
-                    is_legal_move(&pos, m),
-                    legal.contains(&m),
-                    "{fen}: {}",
-                    m.to_uci(false)
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn fast_gives_check_agrees_with_playing_the_move() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
-            "4k3/8/8/8/8/8/4B3/4R2K w - - 0 1",
-            "3k4/8/8/8/8/3N4/3R4/3QK3 w - - 0 1",
-            "6k1/8/8/8/8/8/6N1/6RK w - - 0 1",
-            "6k1/8/8/8/2N5/8/Q7/7K w - - 0 1",
-        ];
-        let mut checks = 0;
-        for fen in fens {
-            let pos = Position::from_fen(fen, false).expect("valid FEN");
-            for &m in pos.legal_moves().iter() {
-                let mut next = pos;
-                next.make_move(m);
-                assert_eq!(
-                    gives_check(&pos, m),
-                    next.in_check(),
-                    "{fen}: {}",
-                    m.to_uci(false)
-                );
-                checks += next.in_check() as u32;
-            }
-        }
-        assert!(checks > 10);
-    }
-
-    #[test]
     fn move_bits_round_trip_and_legality() {
         let g = game_after(crate::chess::STARTPOS, &[]);
         let m = g.position().parse_uci_move("e2e4").expect("legal");
         assert_eq!(<TestGame>::move_from_bits(<TestGame>::move_to_bits(m)), m);
         assert!(g.is_legal(m));
-        let bad = Move::new(Square::new(4, 1), Square::new(4, 4));
+        let bad = Move::new(
+            crate::chess::Square::new(4, 1),
+            crate::chess::Square::new(4, 4),
+        );
         assert!(!g.is_legal(bad));
         assert!(!g.is_legal(Move::NONE));
     }

@@ -353,3 +353,35 @@ pub trait Variant: Sized + Send + Sync + 'static {
         eval: &Self::EvalSetting,
     ) -> Self::Search;
 }
+
+/// How `corvid play` draws a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardStyle {
+    /// Unicode pieces on coloured squares (ANSI), the last move's squares highlighted.
+    Color,
+    /// Letters (upper case White, lower case Black, `.` empty), the last move's squares in brackets.
+    Ascii,
+}
+
+/// What `corvid play` needs of a game beyond its rules: the board drawn, and moves as a person reads and
+/// writes them. Implemented with each game in `crate::variants`; the play session loop is written once over it.
+pub trait PlayHooks: Variant {
+    /// The `help` text.
+    const HELP: &'static str;
+    /// The board from `viewer`'s side, the squares of `last` highlighted.
+    fn draw(
+        pos: &Self::Position,
+        last: Option<Self::Move>,
+        viewer: crate::types::Color,
+        style: BoardStyle,
+    ) -> String;
+    /// A move as the person is shown it.
+    fn show_move(pos: &Self::Position, m: Self::Move) -> String;
+    /// The legal move a person's `text` stands for (`Syntax` for text that is no move at all).
+    fn read_human(
+        pos: &Self::Position,
+        text: &str,
+    ) -> Result<Self::Move, crate::types::MoveParseError>;
+    /// Is the side to move in check?
+    fn in_check(pos: &Self::Position) -> bool;
+}

@@ -7,21 +7,15 @@
 //! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
 //! rules being `variants::MakroRecord`'s.
 
-pub mod chess;
-pub mod makro;
-
-pub use self::chess::draw_board;
-pub use self::makro::draw_makro_board;
-
 use crate::chess::Move;
 use crate::engine::{Engine, Report};
 use crate::for_game;
+use crate::game::{GameKind, PlayHooks};
 use crate::rng::Rng;
 use crate::rules::Record;
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
-use crate::variants::ChessRecord;
-use crate::variants::{Chess, Known, Makromachy};
+use crate::variants::Known;
 use crossbeam_channel::{unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -29,37 +23,34 @@ use std::sync::Arc;
 use crate::conduct::{contempt_cp, own_strength};
 pub use crate::conduct::{score_value, Conduct, Policy};
 
-/// The search's verdict on a position.
+/// What the engine decided in a position: its move and its evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Thought<M = Move> {
+pub struct Decision<M = Move> {
     /// The move to play (`None` without a legal move).
     pub best: Option<M>,
     /// The evaluation for the side to move, when the search reported one.
     pub score: Option<Score>,
 }
 
-/// The search's verdict on a Makromachy position.
-pub type MakroThought = Thought<crate::makro::Move>;
-
-/// An engine used synchronously: set the game, search, wait, read the verdict.
-pub struct Thinker {
+/// An engine used synchronously: set the game, search, wait, read the decision.
+pub struct BlockingEngine {
     engine: Engine,
     reports: Receiver<Report>,
 }
 
-impl Default for Thinker {
+impl Default for BlockingEngine {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl Thinker {
-    pub fn new() -> Thinker {
+impl BlockingEngine {
+    pub fn new() -> BlockingEngine {
         let (tx, reports) = unbounded();
         let engine = Engine::new(Arc::new(move |r| {
             let _ = tx.send(r);
         }));
-        Thinker { engine, reports }
+        BlockingEngine { engine, reports }
     }
 
     /// The engine, to set options.
@@ -69,13 +60,13 @@ impl Thinker {
 
     /// Searches the game of variant `V` from `start` through `moves` within `limits` and waits for the
     /// result (the engine is switched to `V` first).
-    pub fn think_game<V: Known>(
+    pub fn decide<V: Known>(
         &mut self,
         start: &V::Position,
         moves: &[V::Move],
         limits: Limits,
-    ) -> Thought<V::Move> {
-        let mut thought = Thought {
+    ) -> Decision<V::Move> {
+        let mut decision = Decision {
             best: None,
             score: None,
         };
@@ -85,10 +76,10 @@ impl Thinker {
                 .set_option("UCI_Variant", Some(V::KIND.name()))
                 .is_err()
         {
-            return thought;
+            return decision;
         }
         if self.engine.set_game::<V>(start, moves).is_err() {
-            return thought;
+            return decision;
         }
         while self.reports.try_recv().is_ok() {}
         self.engine.go(limits, &[]);
@@ -96,41 +87,17 @@ impl Thinker {
         while let Ok(r) = self.reports.try_recv() {
             match r {
                 Report::Search(Event::Info(info)) if info.multipv == 1 => {
-                    thought.score = Some(info.score)
+                    decision.score = Some(info.score)
                 }
-                Report::BestMove(o) => thought.best = o.best_as::<V>(),
+                Report::BestMove(o) => decision.best = o.best_as::<V>(),
                 Report::Search(_) => {}
             }
         }
-        thought
-    }
-
-    /// Searches the current position of `game` within `limits` and waits for the result.
-    pub fn think(&mut self, game: &ChessRecord, limits: Limits) -> Thought {
-        self.think_game::<Chess>(game.start(), game.moves(), limits)
-    }
-
-    /// Searches the current position of the Makromachy game `game` within `limits` and waits for the result.
-    pub fn think_makro(
-        &mut self,
-        game: &crate::variants::MakroRecord,
-        limits: Limits,
-    ) -> MakroThought {
-        self.think_game::<Makromachy>(game.start(), game.moves(), limits)
+        decision
     }
 }
 
-/// Which game `corvid play` plays: the one [`crate::game::GameKind`] every front end names games by.
-pub use crate::game::GameKind as Variant;
-
-/// How the board is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardStyle {
-    /// Unicode pieces on coloured squares (ANSI), the last move's squares highlighted.
-    Color,
-    /// Letters (`PNBRQK` White, `pnbrqk` Black, `.` empty), the last move's squares in brackets.
-    Ascii,
-}
+pub use crate::game::BoardStyle;
 
 /// Everything `corvid play` takes from the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +115,7 @@ pub struct PlayConfig {
     /// Start position (`None`: the standard one).
     pub fen: Option<String>,
     /// The game (`--variant`).
-    pub variant: Variant,
+    pub variant: GameKind,
     /// Where to save the PGN.
     pub pgn_path: Option<String>,
     /// The person's strength as Corvid assumes it (for its contempt).
@@ -165,7 +132,7 @@ impl Default for PlayConfig {
             elo: None,
             movetime_ms: 1000,
             fen: None,
-            variant: Variant::Chess,
+            variant: GameKind::Chess,
             pgn_path: None,
             opponent_elo: 1500,
             policy: Policy::default(),
@@ -189,32 +156,12 @@ fn describe_score(score: Score) -> String {
     }
 }
 
-/// What `corvid play` needs of a game beyond its rules: the board drawn, and moves as a person reads and
-/// writes them. The session loop ([`PlaySession`]) is the same for every game.
-pub trait Board: Known {
-    /// The `help` text.
-    const HELP: &'static str;
-    /// The board from `viewer`'s side, the squares of `last` highlighted.
-    fn draw(
-        pos: &Self::Position,
-        last: Option<Self::Move>,
-        viewer: Color,
-        style: BoardStyle,
-    ) -> String;
-    /// A move as the person is shown it.
-    fn show_move(pos: &Self::Position, m: Self::Move) -> String;
-    /// The legal move a person's `text` stands for (`Syntax` for text that is no move at all).
-    fn read_human(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveParseError>;
-    /// Is the side to move in check?
-    fn in_check(pos: &Self::Position) -> bool;
-}
-
 /// A session of `corvid play`: the game, the engine, and where text goes.
-struct PlaySession<'a, V: Board, W: Write> {
+struct PlaySession<'a, V: PlayHooks + Known, W: Write> {
     config: PlayConfig,
     game: Record<V>,
     human: Color,
-    thinker: Thinker,
+    engine: BlockingEngine,
     conduct: Conduct,
     style: BoardStyle,
     out: &'a mut W,
@@ -235,7 +182,7 @@ pub fn run<R: BufRead, W: Write>(
     for_game!(config.variant, V => run_game::<V, R, W>(config, input, output, tty_out, tty_in))
 }
 
-fn run_game<V: Board, R: BufRead, W: Write>(
+fn run_game<V: PlayHooks + Known, R: BufRead, W: Write>(
     config: PlayConfig,
     input: R,
     output: &mut W,
@@ -250,7 +197,7 @@ fn run_game<V: Board, R: BufRead, W: Write>(
     let mut s = PlaySession::<V, W> {
         game: Record::new(start),
         human: setup.human,
-        thinker: setup.thinker,
+        engine: setup.engine,
         conduct: Conduct::new(Policy {
             // Contempt from the strength gap: an unlimited Corvid against a club player plays on.
             contempt_cp: contempt_cp(own_strength(config.elo), config.opponent_elo),
@@ -271,7 +218,7 @@ fn run_game<V: Board, R: BufRead, W: Write>(
 struct Setup {
     human: Color,
     style: BoardStyle,
-    thinker: Thinker,
+    engine: BlockingEngine,
     greeting: String,
 }
 
@@ -294,9 +241,9 @@ impl Setup {
         } else {
             BoardStyle::Ascii
         });
-        let mut thinker = Thinker::new();
+        let mut engine = BlockingEngine::new();
         if let Some(elo) = config.elo {
-            let e = thinker.engine();
+            let e = engine.engine();
             e.set_option("UCI_LimitStrength", Some("true"))
                 .and_then(|()| e.set_option("UCI_Elo", Some(&elo.to_string())))
                 .map_err(|e| e.to_string())?;
@@ -307,8 +254,8 @@ impl Setup {
             format!("drawn at random, seed {seed}")
         };
         let game = match config.variant {
-            Variant::Chess => "",
-            Variant::Makromachy => " Makromachy:",
+            GameKind::Chess => "",
+            GameKind::Makromachy => " Makromachy:",
         };
         let greeting = format!(
             "Corvid {} —{game} you play {} ({how}). Type 'help' for commands.",
@@ -318,13 +265,13 @@ impl Setup {
         Ok(Setup {
             human,
             style,
-            thinker,
+            engine,
             greeting,
         })
     }
 }
 
-impl<V: Board, W: Write> PlaySession<'_, V, W> {
+impl<V: PlayHooks + Known, W: Write> PlaySession<'_, V, W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
@@ -438,9 +385,9 @@ impl<V: Board, W: Write> PlaySession<'_, V, W> {
             return;
         }
         self.say("You offer a draw. Corvid considers it...");
-        let thought =
-            self.thinker
-                .think_game::<V>(self.game.start(), self.game.moves(), self.limits());
+        let thought = self
+            .engine
+            .decide::<V>(self.game.start(), self.game.moves(), self.limits());
         // The search ran with the person to move: Corvid's view is the opposite.
         let score = match thought.score {
             Some(Score::Cp(cp)) => Score::Cp(-cp),
@@ -498,9 +445,9 @@ impl<V: Board, W: Write> PlaySession<'_, V, W> {
     fn corvid_turn(&mut self) {
         let me = self.corvid();
         self.say("Corvid is thinking...");
-        let thought =
-            self.thinker
-                .think_game::<V>(self.game.start(), self.game.moves(), self.limits());
+        let thought = self
+            .engine
+            .decide::<V>(self.game.start(), self.game.moves(), self.limits());
         if let Some(score) = thought.score {
             self.conduct.record(score);
         }
@@ -609,35 +556,13 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use crate::chess::Position;
-    use chess::looks_like_move;
+    use crate::variants::ChessRecord;
 
     #[test]
     fn dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_786), (2026, 11, 29));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
-    fn lower_case_piece_letters_where_they_are_unambiguous() {
-        use crate::variants::Chess;
-        let read = |fen: &str, text: &str| {
-            let pos = Position::from_fen(fen, false).unwrap();
-            <Chess as Board>::read_human(&pos, text).map(|m| pos.to_san(m))
-        };
-        let start = crate::chess::STARTPOS;
-        assert_eq!(read(start, "nf3").as_deref(), Ok("Nf3"));
-        assert_eq!(read(start, "Nf3").as_deref(), Ok("Nf3"));
-        assert!(read(start, "qh5").is_err(), "no such queen move");
-        // A bishop and a b-pawn can both reach c4: `bxc4`/`bc4` stay the pawn's capture, `Bxc4` the bishop's.
-        let both = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
-        assert_eq!(read(both, "bxc4").as_deref(), Ok("bxc4"));
-        assert_eq!(read(both, "bc4").as_deref(), Ok("bxc4"));
-        assert_eq!(read(both, "Bxc4").as_deref(), Ok("Bxc4"));
-        // Without the pawn capture, `bc4` and `bxc4` are the bishop's.
-        let bishop = "4k3/8/8/8/2p5/8/1P6/4KB2 w - - 0 1";
-        assert_eq!(read(bishop, "bxc4").as_deref(), Ok("Bxc4"));
-        assert_eq!(read(bishop, "ke2").as_deref(), Ok("Ke2"));
     }
 
     #[test]
@@ -698,36 +623,6 @@ mod tests {
         g.play_text("Nf3").unwrap();
         g.play_text("Nc6").unwrap();
         assert!(c.should_offer_draw(&g, Color::White));
-    }
-
-    #[test]
-    fn boards() {
-        let mut g = ChessRecord::new(Position::startpos());
-        let m = g.play_text("e4").unwrap();
-        let b = draw_board(g.position(), Some(m), Color::White, BoardStyle::Ascii);
-        let lines: Vec<&str> = b.lines().collect();
-        assert_eq!(lines[0].trim(), "a  b  c  d  e  f  g  h");
-        assert_eq!(lines[1], " 8  r  n  b  q  k  b  n  r  8");
-        assert_eq!(lines[5], " 4  .  .  .  . [P] .  .  .  4");
-        assert_eq!(lines[7], " 2  P  P  P  P [.] P  P  P  2");
-        let flipped = draw_board(g.position(), Some(m), Color::Black, BoardStyle::Ascii);
-        let lines: Vec<&str> = flipped.lines().collect();
-        assert_eq!(lines[0].trim(), "h  g  f  e  d  c  b  a");
-        assert_eq!(lines[1], " 1  R  N  B  K  Q  B  N  R  1");
-        let color = draw_board(g.position(), Some(m), Color::White, BoardStyle::Color);
-        assert!(color.contains('♚') && color.contains("\x1b[48;5;"));
-    }
-
-    #[test]
-    fn move_shapes() {
-        for m in [
-            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "Qh4#", "g1f3", "e7e8q", "Nbd7", "Ke3",
-        ] {
-            assert!(looks_like_move(m), "{m}");
-        }
-        for t in ["hello", "drawe", "resgn", "", "xx", "e9", "Zz4"] {
-            assert!(!looks_like_move(t), "{t}");
-        }
     }
 
     #[test]

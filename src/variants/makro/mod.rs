@@ -3,6 +3,7 @@
 use crate::eval::makro::MakroEval;
 use crate::game::{GameKind, Variant};
 mod params;
+mod play;
 mod rules;
 mod search;
 

@@ -4,11 +4,11 @@
 //! `variants::MakroRecord`'s. Moves are typed in the rules' notation: `d4d7`, promotions `c13c14q`, hit-and-run
 //! `g2h3,h3i4`, castling `i1c1,a1i1` (or just the King's leg, `i1c1`).
 
-use super::{Board, BoardStyle};
+use super::Makromachy;
+use crate::game::{BoardStyle, PlayHooks};
 use crate::makro::geometry::{sq, FILES, RANKS};
 use crate::makro::{Move, MoveKind, Position};
 use crate::types::{Color, MoveParseError};
-use crate::variants::Makromachy;
 use std::fmt::Write as _;
 
 const HELP: &str = "\
@@ -93,7 +93,7 @@ pub fn draw_makro_board(
     s
 }
 
-impl Board for Makromachy {
+impl PlayHooks for Makromachy {
     const HELP: &'static str = HELP;
 
     fn draw(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {

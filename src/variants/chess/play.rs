@@ -1,12 +1,12 @@
 //! Chess in `corvid play`: the board drawn with glyphs, moves read as SAN or UCI and written as SAN.
 
-use super::{Board, BoardStyle};
+use super::Chess;
 use crate::chess::{Color, Move, PieceType, Position, Square};
+use crate::game::{BoardStyle, PlayHooks};
 use crate::types::MoveParseError;
-use crate::variants::Chess;
 use std::fmt::Write as _;
 
-pub(super) const HELP: &str = "\
+const HELP: &str = "\
 Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q), or a command:
   draw      offer a draw (or accept Corvid's standing offer)
   accept    accept Corvid's draw offer      decline   decline it
@@ -86,7 +86,7 @@ fn glyph(kind: PieceType) -> char {
 
 /// Whether `text` is shaped like a move (SAN, castling or UCI), so that a typo in a command is not reported as
 /// an illegal move.
-pub(super) fn looks_like_move(text: &str) -> bool {
+pub fn looks_like_move(text: &str) -> bool {
     let t = text.trim_end_matches(['+', '#', '!', '?']);
     if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o") {
         return true;
@@ -101,7 +101,7 @@ pub(super) fn looks_like_move(text: &str) -> bool {
             .all(|c| "KQRBNabcdefgh12345678x=qrbnk-".contains(c))
 }
 
-impl Board for Chess {
+impl PlayHooks for Chess {
     const HELP: &'static str = HELP;
 
     fn draw(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {
@@ -132,5 +132,63 @@ impl Board for Chess {
 
     fn in_check(pos: &Position) -> bool {
         pos.in_check()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::variants::ChessRecord;
+
+    #[test]
+    fn lower_case_piece_letters_where_they_are_unambiguous() {
+        let read = |fen: &str, text: &str| {
+            let pos = Position::from_fen(fen, false).unwrap();
+            <Chess as PlayHooks>::read_human(&pos, text).map(|m| pos.to_san(m))
+        };
+        let start = crate::chess::STARTPOS;
+        assert_eq!(read(start, "nf3").as_deref(), Ok("Nf3"));
+        assert_eq!(read(start, "Nf3").as_deref(), Ok("Nf3"));
+        assert!(read(start, "qh5").is_err(), "no such queen move");
+        // A bishop and a b-pawn can both reach c4: `bxc4`/`bc4` stay the pawn's capture, `Bxc4` the bishop's.
+        let both = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
+        assert_eq!(read(both, "bxc4").as_deref(), Ok("bxc4"));
+        assert_eq!(read(both, "bc4").as_deref(), Ok("bxc4"));
+        assert_eq!(read(both, "Bxc4").as_deref(), Ok("Bxc4"));
+        // Without the pawn capture, `bc4` and `bxc4` are the bishop's.
+        let bishop = "4k3/8/8/8/2p5/8/1P6/4KB2 w - - 0 1";
+        assert_eq!(read(bishop, "bxc4").as_deref(), Ok("Bxc4"));
+        assert_eq!(read(bishop, "ke2").as_deref(), Ok("Ke2"));
+    }
+
+    #[test]
+    fn boards() {
+        let mut g = ChessRecord::new(Position::startpos());
+        let m = g.play_text("e4").unwrap();
+        let b = draw_board(g.position(), Some(m), Color::White, BoardStyle::Ascii);
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines[0].trim(), "a  b  c  d  e  f  g  h");
+        assert_eq!(lines[1], " 8  r  n  b  q  k  b  n  r  8");
+        assert_eq!(lines[5], " 4  .  .  .  . [P] .  .  .  4");
+        assert_eq!(lines[7], " 2  P  P  P  P [.] P  P  P  2");
+        let flipped = draw_board(g.position(), Some(m), Color::Black, BoardStyle::Ascii);
+        let lines: Vec<&str> = flipped.lines().collect();
+        assert_eq!(lines[0].trim(), "h  g  f  e  d  c  b  a");
+        assert_eq!(lines[1], " 1  R  N  B  K  Q  B  N  R  1");
+        let color = draw_board(g.position(), Some(m), Color::White, BoardStyle::Color);
+        assert!(color.contains('♚') && color.contains("\x1b[48;5;"));
+    }
+
+    #[test]
+    fn move_shapes() {
+        for m in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "Qh4#", "g1f3", "e7e8q", "Nbd7", "Ke3",
+        ] {
+            assert!(looks_like_move(m), "{m}");
+        }
+        for t in ["hello", "drawe", "resgn", "", "xx", "e9", "Zz4"] {
+            assert!(!looks_like_move(t), "{t}");
+        }
     }
 }

@@ -95,7 +95,13 @@ fn run_play(config: corvid::play::PlayConfig) -> ExitCode {
     let tty_in = std::io::stdin().is_terminal();
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    match corvid::play::run(config, stdin, &mut stdout, tty_out, tty_in) {
+    let console = corvid::play::Console {
+        input: stdin,
+        output: &mut stdout,
+        tty_out,
+        tty_in,
+    };
+    match corvid::play::run(config, console) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = stdout.flush();

@@ -55,6 +55,14 @@ pub const fn step(state: u64) -> (u64, u64) {
     (s, mix(s))
 }
 
+/// The next output of the SplitMix64 stream whose state is `state`, advancing it: what compile-time tables
+/// (both boards' Zobrist keys) draw with.
+pub const fn next_in(state: &mut u64) -> u64 {
+    let (s, out) = step(*state);
+    *state = s;
+    out
+}
+
 /// The SplitMix64 finaliser, also a stateless hash (the trainer's validation split by record index).
 pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

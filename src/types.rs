@@ -165,3 +165,51 @@ impl<T: Copy + fmt::Debug, const N: usize> fmt::Debug for ArrayVec<T, N> {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
+
+/// A leap as (files, ranks).
+pub type Leap = (i8, i8);
+
+/// The eight leaps of an (a, b) leaper (the Knight is (1, 2)), clockwise from (a, b): the order both boards'
+/// tables list them in.
+pub const fn leaps(a: i8, b: i8) -> [Leap; 8] {
+    [
+        (a, b),
+        (b, a),
+        (b, -a),
+        (a, -b),
+        (-a, -b),
+        (-b, -a),
+        (-b, a),
+        (-a, b),
+    ]
+}
+
+/// Every leap of `dirs` taken `k` times (the second square along each line).
+pub const fn scaled<const N: usize>(dirs: [Leap; N], k: i8) -> [Leap; N] {
+    let mut out = dirs;
+    let mut i = 0;
+    while i < N {
+        out[i] = (dirs[i].0 * k, dirs[i].1 * k);
+        i += 1;
+    }
+    out
+}
+
+/// `a` then `b`; `N` must be their lengths' sum (checked when the constant is built).
+pub const fn joined<const A: usize, const B: usize, const N: usize>(
+    a: [Leap; A],
+    b: [Leap; B],
+) -> [Leap; N] {
+    assert!(A + B == N, "joined: N must be A + B");
+    let mut out = [(0, 0); N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}

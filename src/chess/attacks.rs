@@ -60,16 +60,7 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     t
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
+static KNIGHT: [Bitboard; 64] = leaper_table(&crate::types::leaps(1, 2));
 static KING: [Bitboard; 64] = leaper_table(&[
     (1, 0),
     (1, 1),

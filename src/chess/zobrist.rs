@@ -2,7 +2,7 @@
 //! transposition-table behaviour) are identical in every build.
 
 /// The keys' generator: SplitMix64 (one definition, in `crate::rng`).
-use crate::rng::step as splitmix;
+use crate::rng::next_in;
 
 pub struct Keys {
     /// Indexed by `Piece::index()` then square.
@@ -25,23 +25,17 @@ const fn generate() -> Keys {
     while p < 12 {
         let mut s = 0;
         while s < 64 {
-            let (st, v) = splitmix(state);
-            state = st;
-            k.piece[p][s] = v;
+            k.piece[p][s] = next_in(&mut state);
             s += 1;
         }
         p += 1;
     }
-    let (st, v) = splitmix(state);
-    state = st;
-    k.side = v;
+    k.side = next_in(&mut state);
     // Each right gets its own key; a mask's key is the XOR of its rights, so losing one right is one XOR.
     let mut single = [0u64; 4];
     let mut i = 0;
     while i < 4 {
-        let (st, v) = splitmix(state);
-        state = st;
-        single[i] = v;
+        single[i] = next_in(&mut state);
         i += 1;
     }
     let mut m = 0;
@@ -59,9 +53,7 @@ const fn generate() -> Keys {
     }
     let mut f = 0;
     while f < 8 {
-        let (st, v) = splitmix(state);
-        state = st;
-        k.ep_file[f] = v;
+        k.ep_file[f] = next_in(&mut state);
         f += 1;
     }
     k

@@ -1,5 +1,7 @@
 //! Makromachy's 24 piece kinds: letters, which are "ranked" (end a flying piece's line), and their leaps.
 
+use crate::types::{joined, leaps, scaled, Leap};
+
 /// A piece kind. The discriminants are the codes stored on the board (1..=24).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -230,98 +232,16 @@ impl Kind {
 
 pub const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 pub const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-pub const KING: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+/// The second square along each orthogonal, then each diagonal (the Champion's and the Terror's leaps).
+const ORTHOGONAL_AND_DIAGONAL_2: [Leap; 8] = joined(scaled(ORTHOGONAL, 2), scaled(DIAGONAL, 2));
+pub const KING: [Leap; 8] = joined(ORTHOGONAL, DIAGONAL);
 pub const WAZIR: [(i8, i8); 4] = ORTHOGONAL;
 pub const FERZ: [(i8, i8); 4] = DIAGONAL;
-pub const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-pub const ELEPHANT: [(i8, i8); 8] = [
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-    (2, 2),
-    (2, -2),
-    (-2, 2),
-    (-2, -2),
-];
-pub const CHAMPION: [(i8, i8); 12] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (2, 0),
-    (-2, 0),
-    (0, 2),
-    (0, -2),
-    (2, 2),
-    (2, -2),
-    (-2, 2),
-    (-2, -2),
-];
-pub const CAMEL: [(i8, i8); 8] = [
-    (1, 3),
-    (3, 1),
-    (3, -1),
-    (1, -3),
-    (-1, -3),
-    (-3, -1),
-    (-3, 1),
-    (-1, 3),
-];
-pub const ZEBRA: [(i8, i8); 8] = [
-    (2, 3),
-    (3, 2),
-    (3, -2),
-    (2, -3),
-    (-2, -3),
-    (-3, -2),
-    (-3, 2),
-    (-2, 3),
-];
-pub const ARCHER: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (2, 2),
-    (2, -2),
-    (-2, 2),
-    (-2, -2),
-];
+pub const KNIGHT: [Leap; 8] = leaps(1, 2);
+pub const ELEPHANT: [Leap; 8] = joined(DIAGONAL, scaled(DIAGONAL, 2));
+pub const CHAMPION: [Leap; 12] = joined(ORTHOGONAL, ORTHOGONAL_AND_DIAGONAL_2);
+pub const CAMEL: [Leap; 8] = leaps(1, 3);
+pub const ZEBRA: [Leap; 8] = leaps(2, 3);
+pub const ARCHER: [Leap; 8] = joined(ORTHOGONAL, scaled(DIAGONAL, 2));
 /// The Terror's leaps on top of its Queen lines: Knight, and the second square orthogonally or diagonally.
-pub const TERROR: [(i8, i8); 16] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-    (2, 0),
-    (-2, 0),
-    (0, 2),
-    (0, -2),
-    (2, 2),
-    (2, -2),
-    (-2, 2),
-    (-2, -2),
-];
+pub const TERROR: [Leap; 16] = joined(KNIGHT, ORTHOGONAL_AND_DIAGONAL_2);

@@ -5,7 +5,7 @@
 use super::features::{unpack, Placement, MOBILITY_REACH, PACKED_PLACEMENT};
 use super::geometry::*;
 use super::pieces::{Kind, KIND_COUNT};
-use crate::rng::step as splitmix;
+use crate::rng::next_in;
 use crate::types::Color;
 use std::fmt;
 
@@ -55,28 +55,20 @@ const fn make_keys() -> Keys {
     while c < 64 {
         let mut s = 0;
         while s < MAILBOX {
-            let (st, v) = splitmix(state);
-            state = st;
-            k.piece[c][s] = v;
+            k.piece[c][s] = next_in(&mut state);
             s += 1;
         }
         c += 1;
     }
-    let (st, v) = splitmix(state);
-    state = st;
-    k.side = v;
+    k.side = next_in(&mut state);
     let mut m = 1;
     while m < 16 {
-        let (st, v) = splitmix(state);
-        state = st;
-        k.castling[m] = v;
+        k.castling[m] = next_in(&mut state);
         m += 1;
     }
     let mut s = 0;
     while s < MAILBOX {
-        let (st, v) = splitmix(state);
-        state = st;
-        k.ep[s] = v;
+        k.ep[s] = next_in(&mut state);
         s += 1;
     }
     k

@@ -169,26 +169,35 @@ struct PlaySession<'a, V: PlayHooks + Known, W: Write> {
     echo: bool,
 }
 
-/// Plays one game on `input`/`output`. `tty_out`: stdout is a terminal (the board style then defaults to
-/// colour); `tty_in`: input is typed (otherwise each line is echoed). Errors are set-up problems (a bad FEN or
-/// Elo, an unwritable PGN file), as text for the command line.
+/// Where a game is played: the person's input (one command a line), the output, and whether each is a
+/// terminal (`tty_out`: the board style then defaults to colour; `tty_in`: typed input, otherwise each line
+/// is echoed so that a transcript reads as a dialogue).
+pub struct Console<'a, R: BufRead, W: Write> {
+    pub input: R,
+    pub output: &'a mut W,
+    pub tty_out: bool,
+    pub tty_in: bool,
+}
+
+/// Plays one game on `console`. Errors are set-up problems (a bad FEN or Elo, an unwritable PGN file), as
+/// text for the command line.
 pub fn run<R: BufRead, W: Write>(
     config: PlayConfig,
-    input: R,
-    output: &mut W,
-    tty_out: bool,
-    tty_in: bool,
+    console: Console<'_, R, W>,
 ) -> Result<(), String> {
-    for_game!(config.variant, V => run_game::<V, R, W>(config, input, output, tty_out, tty_in))
+    for_game!(config.variant, V => run_game::<V, R, W>(config, console))
 }
 
 fn run_game<V: PlayHooks + Known, R: BufRead, W: Write>(
     config: PlayConfig,
-    input: R,
-    output: &mut W,
-    tty_out: bool,
-    tty_in: bool,
+    console: Console<'_, R, W>,
 ) -> Result<(), String> {
+    let Console {
+        input,
+        output,
+        tty_out,
+        tty_in,
+    } = console;
     let start = match &config.fen {
         Some(f) => V::from_fen(f, false).map_err(|e| format!("invalid {}: {e}", V::FEN_NAME))?,
         None => V::start_position(false),

@@ -121,46 +121,13 @@ fn repetition_in_game_history_is_seen_by_the_search() {
         game.play(m);
     }
     // White to move: Ka1 repeats the position a third time. Every other move keeps a winning position, so the
-    // search must avoid Ka1 and still report a winning score.
+    // search must avoid Ka1 and still report a winning score; restricted to Ka1, it sees the draw.
     let tt = TranspositionTable::new(8);
-    let control = Control::default();
-    let scores = Mutex::new(Vec::new());
-    let report = |e: Event| {
-        if let Event::Info(i) = e {
-            scores.lock().expect("no poisoning").push(i.score);
-        }
-    };
-    let limits = Limits {
-        depth: Some(5),
-        ..Limits::default()
-    };
-    let ka1 = game.position().parse_uci_move("b1a1").expect("legal");
-    // Restricted to Ka1, the search sees the draw.
-    let mut s = Searcher::<ChessGame>::new();
-    s.run(
-        &game,
-        &limits,
-        &[ka1],
-        &SearchOptions::default(),
-        &tt,
-        &control,
-        &report,
-    );
-    assert_eq!(
-        scores.lock().expect("no poisoning").last(),
-        Some(&Score::Cp(0))
-    );
-    let out = s.run(
-        &game,
-        &limits,
-        &[],
-        &SearchOptions::default(),
-        &tt,
-        &control,
-        &report,
-    );
-    assert_ne!(as_text(out).best.as_deref(), Some("b1a1"));
-    assert!(matches!(scores.lock().expect("no poisoning").last(), Some(Score::Cp(v)) if *v > 500));
+    let only_ka1 = run_on(&game, &tt, 5, &["b1a1"]);
+    assert_eq!(last_score(&only_ka1), Score::Cp(0));
+    let free = run_on(&game, &tt, 5, &[]);
+    assert_ne!(free.result.best.as_deref(), Some("b1a1"));
+    assert!(matches!(last_score(&free), Score::Cp(v) if v > 500));
 }
 
 /// Replays every reported line after `history` (the game's positions, the root last) and checks that none
@@ -299,44 +266,39 @@ fn multipv_reports_distinct_lines() {
 }
 
 #[test]
-fn node_limit_and_threads() {
-    let run = search_with(
-        crate::chess::STARTPOS,
-        Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        },
-        SearchOptions {
-            threads: 2,
-            ..SearchOptions::default()
-        },
-    );
-    assert!(run.result.best.is_some());
-    let nodes = run.infos.last().expect("info").nodes;
-    // The main thread enforces the limit on its own count; a helper thread that the scheduler favours can
-    // add a few times as much on a loaded machine, so the bound is loose (without the limit the search would
-    // not stop at all).
-    assert!(nodes < 200_000, "node limit respected roughly: {nodes}");
-}
-
-#[test]
-fn movetime_ends_the_search_by_itself() {
-    // The clock, not a depth or a `stop`, ends it: a move, a shallow depth, and the stop flag never set.
-    // (How close it keeps to the time is the time manager's unit tests' business and the matches'.)
-    let run = search_with(
-        crate::chess::STARTPOS,
-        Limits {
-            movetime: Some(200),
-            ..Limits::default()
-        },
-        SearchOptions {
-            move_overhead_ms: 10,
-            ..SearchOptions::default()
-        },
-    );
-    assert!(run.result.best.is_some());
-    let depth = run.infos.last().expect("a line").depth;
-    assert!(depth < (MAX_PLY - 1) as u32, "depth {depth}");
+fn node_and_time_limits_end_the_search_by_themselves() {
+    let node_limit = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let movetime = Limits {
+        movetime: Some(200),
+        ..Limits::default()
+    };
+    for (limits, threads) in [(node_limit, 2), (movetime, 1)] {
+        let run = search_with(
+            crate::chess::STARTPOS,
+            limits.clone(),
+            SearchOptions {
+                threads,
+                move_overhead_ms: 10,
+                ..SearchOptions::default()
+            },
+        );
+        assert!(run.result.best.is_some());
+        let last = run.infos.last().expect("a line");
+        // Nothing sets `stop`: the limit ended the search, long before the maximum depth.
+        assert!(last.depth < (MAX_PLY - 1) as u32, "depth {}", last.depth);
+        if limits.nodes.is_some() {
+            // The main thread enforces the limit on its own count; a helper thread that the scheduler
+            // favours can add a few times as much on a loaded machine, so the bound is loose.
+            assert!(
+                last.nodes < 200_000,
+                "node limit respected roughly: {}",
+                last.nodes
+            );
+        }
+    }
 }
 
 #[test]
@@ -368,17 +330,20 @@ fn score_conversion() {
 }
 
 /// Runs a search from the start position on another thread while `drive` manipulates `control`.
+/// Searches the start position under `limits`, and after 100 ms (long after a short search is done) gives
+/// the signal `signal` (a stop, a ponderhit). Returns the result and whether the search returned after the
+/// signal.
 fn run_controlled(
     limits: Limits,
     pondering: bool,
-    drive: impl FnOnce(&Control, &AtomicBool),
+    signal: impl FnOnce(&Control),
 ) -> (SearchResult<crate::chess::Move>, bool) {
     let tt = TranspositionTable::new(8);
     let control = Control::default();
     control.pondering.store(pondering, Ordering::Relaxed);
     let game = ChessGame::new(Position::startpos());
-    // Set by `drive` just before its signal: whether it was set when the search returned says whether the
-    // search waited for the signal, with no clock in the assertion.
+    // Set just before the signal: whether it was set when the search returned says whether the search
+    // waited for the signal, with no clock in the assertion.
     let signalled = AtomicBool::new(false);
     std::thread::scope(|s| {
         let h = s.spawn(|| {
@@ -394,7 +359,9 @@ fn run_controlled(
             );
             (out, signalled.load(Ordering::SeqCst))
         });
-        drive(&control, &signalled);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        signalled.store(true, Ordering::SeqCst);
+        signal(&control);
         h.join().expect("search thread")
     })
 }
@@ -406,12 +373,8 @@ fn infinite_search_waits_for_stop_even_at_max_depth() {
         infinite: true,
         ..Limits::default()
     };
-    let (out, after_stop) = run_controlled(limits, false, |c, signalled| {
-        // Depth 2 is done long before this.
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        signalled.store(true, Ordering::SeqCst);
-        c.stop.store(true, Ordering::Relaxed);
-    });
+    let (out, after_stop) =
+        run_controlled(limits, false, |c| c.stop.store(true, Ordering::Relaxed));
     assert!(out.best.is_some());
     assert!(after_stop, "returned before stop");
 }
@@ -427,10 +390,8 @@ fn ponder_search_waits_for_ponderhit_then_ends_on_its_own_clock() {
         ..Limits::default()
     };
     // Nothing sets `stop` here: returning at all means the search ended by its own clock.
-    let (out, after_ponderhit) = run_controlled(limits, true, |c, signalled| {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-        signalled.store(true, Ordering::SeqCst);
-        c.pondering.store(false, Ordering::Relaxed);
+    let (out, after_ponderhit) = run_controlled(limits, true, |c| {
+        c.pondering.store(false, Ordering::Relaxed)
     });
     assert!(out.best.is_some());
     assert!(after_ponderhit, "returned while still pondering");

@@ -183,6 +183,24 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Game `index` before its first move: no result yet, nothing counted.
+    pub fn new(index: usize, a_white: bool, opening_plies: usize) -> GameRecord {
+        GameRecord {
+            index,
+            a_white,
+            winner: None,
+            termination: Verdict::Rules(String::new()),
+            moves: Vec::new(),
+            opening_plies,
+            duration: Duration::ZERO,
+            move_count: [0; 2],
+            move_time: [Duration::ZERO; 2],
+            depth_sum: [0; 2],
+            depth_count: [0; 2],
+            notes: Vec::new(),
+        }
+    }
+
     /// A's score: 1, 0.5 or 0.
     pub fn score_a(&self) -> f64 {
         let a = if self.a_white {
@@ -267,20 +285,7 @@ pub(super) fn play_game(setup: &GameSetup, engines: &mut [Option<EngineProcess>;
     let started = Instant::now();
     let a_white = setup.index.is_multiple_of(2);
     let engine_of = |c: Color| usize::from((c == Color::White) != a_white);
-    let mut record = GameRecord {
-        index: setup.index,
-        a_white,
-        winner: None,
-        termination: Verdict::Rules(String::new()),
-        moves: Vec::new(),
-        opening_plies: setup.opening.len(),
-        duration: Duration::ZERO,
-        move_count: [0; 2],
-        move_time: [Duration::ZERO; 2],
-        depth_sum: [0; 2],
-        depth_count: [0; 2],
-        notes: Vec::new(),
-    };
+    let mut record = GameRecord::new(setup.index, a_white, setup.opening.len());
     let mut game = AnyRecord::new(config.variant);
     for text in setup.opening {
         // The openings were made by playing these very moves, so this cannot fail.

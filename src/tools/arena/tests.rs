@@ -95,18 +95,9 @@ fn limits_and_commands_parse() {
 
 fn game(a_white: bool, winner: Option<Color>, termination: Verdict) -> GameRecord {
     GameRecord {
-        index: 0,
-        a_white,
         winner,
         termination,
-        moves: Vec::new(),
-        opening_plies: 0,
-        duration: Duration::ZERO,
-        move_count: [0; 2],
-        move_time: [Duration::ZERO; 2],
-        depth_sum: [0; 2],
-        depth_count: [0; 2],
-        notes: Vec::new(),
+        ..GameRecord::new(0, a_white, 0)
     }
 }
 
@@ -172,34 +163,31 @@ fn pgn_termination_takes_the_standard_values_and_the_reason_follows_the_last_mov
         kind,
         detail: "flag".into(),
     };
-    for (verdict, value, reason) in [
-        (Verdict::Rules("checkmate".into()), "normal", "{checkmate}"),
+    let mut cases = vec![
+        (
+            Verdict::Rules("checkmate".into()),
+            "normal",
+            "{checkmate}".to_string(),
+        ),
         (
             Verdict::MaxPlies(400),
             "adjudication",
-            "{adjudicated draw: 400-ply cap}",
+            "{adjudicated draw: 400-ply cap}".to_string(),
         ),
-        (
-            forfeit(Forfeit::Time),
-            "time forfeit",
-            "{forfeit: B time: flag}",
-        ),
-        (
-            forfeit(Forfeit::Illegal),
-            "rules infraction",
-            "{forfeit: B illegal: flag}",
-        ),
-        (
-            forfeit(Forfeit::Crash),
-            "abandoned",
-            "{forfeit: B crash: flag}",
-        ),
-        (
-            forfeit(Forfeit::Hang),
-            "abandoned",
-            "{forfeit: B hang: flag}",
-        ),
+    ];
+    for (kind, value) in [
+        (Forfeit::Time, "time forfeit"),
+        (Forfeit::Illegal, "rules infraction"),
+        (Forfeit::Crash, "abandoned"),
+        (Forfeit::Hang, "abandoned"),
     ] {
+        cases.push((
+            forfeit(kind),
+            value,
+            format!("{{forfeit: B {}: flag}}", kind.name()),
+        ));
+    }
+    for (verdict, value, reason) in cases {
         let mut g = game(true, Some(Color::White), verdict);
         g.moves = vec!["e2e4".into(), "e7e5".into()];
         let pgn = super::report::pgn_text(&config, &names, &g);

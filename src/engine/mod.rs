@@ -10,7 +10,7 @@ use crate::eval::nnue::Network;
 use crate::game::{GameKind, Variant};
 use crate::search::{Control, Event, Limits, SearchOptions, TranspositionTable};
 use crate::types::MoveParseError;
-use crate::variants::{AnyMove, ByGame, Known};
+use crate::variants::{AnyGame, AnyMove, Registered};
 use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -76,8 +76,8 @@ pub struct BestMove {
 
 impl BestMove {
     /// The best move as variant `V`'s move (None without one, or when the engine played another game).
-    pub fn best_as<V: Known>(&self) -> Option<V::Move> {
-        self.best.as_ref().and_then(|c| V::unwrap(c.mv))
+    pub fn best_as<V: Registered>(&self) -> Option<V::Move> {
+        self.best.as_ref().and_then(|c| V::from_any_move(c.mv))
     }
 }
 
@@ -100,10 +100,10 @@ pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 /// gets exactly one `BestMove`.
 pub struct Engine {
     options: EngineOptions,
-    session: ByGame<SessionOf>,
+    session: AnyGame<SessionOf>,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
-    worker: Option<JoinHandle<ByGame<SearcherOf>>>,
+    worker: Option<JoinHandle<AnyGame<SearcherOf>>>,
     reporter: Reporter,
     /// The network `EvalFile` chose (`None`: the hand-crafted evaluation), the built-in one at first. The
     /// session owns it: nothing else in the process sees it.
@@ -167,8 +167,8 @@ impl Engine {
     }
 
     /// The position a `go` would search, when the engine plays `V` (None otherwise).
-    pub fn position<V: Known>(&self) -> Option<&V::Position> {
-        V::project(&self.session).map(|s| &s.current)
+    pub fn position<V: Registered>(&self) -> Option<&V::Position> {
+        V::from_any(&self.session).map(|s| &s.current)
     }
 
     /// The FEN of the position a `go` would search.
@@ -191,14 +191,14 @@ impl Engine {
     /// `rules::Record`). The moves are still verified: an illegal one ends the list there and is returned as
     /// an error, the moves before it kept. The start position's Chess960 flag follows the engine's option. A
     /// game of another variant than `UCI_Variant` changes nothing.
-    pub fn set_game<V: Known>(
+    pub fn set_game<V: Registered>(
         &mut self,
         start: &V::Position,
         moves: &[V::Move],
     ) -> Result<(), PositionError> {
         let chess960 = self.options.chess960;
         let engine = self.options.variant;
-        match V::project_mut(&mut self.session) {
+        match V::from_any_mut(&mut self.session) {
             Some(s) => s.set_game(start, moves, chess960),
             None => Err(PositionError::WrongGame {
                 engine,
@@ -287,7 +287,7 @@ impl Engine {
             // variant cannot have changed while the thread ran (a switch waits for it first).
             if let Ok(back) = handle.join() {
                 by_game!(back, searcher, V => {
-                    if let Some(s) = V::project_mut(&mut self.session) {
+                    if let Some(s) = V::from_any_mut(&mut self.session) {
                         s.searcher = Some(searcher);
                     }
                 });

@@ -6,7 +6,7 @@ use crate::for_game;
 use crate::game::GameKind;
 use crate::search::{Control, Event, Limits, SearchOptions, Searcher, TranspositionTable};
 use crate::types::MoveParseError;
-use crate::variants::{ByGame, Family, Known};
+use crate::variants::{AnyGame, PerGame, Registered};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -16,7 +16,7 @@ const SEARCH_THREAD_STACK: usize = 8 * 1024 * 1024;
 
 /// One game in the engine: its start, the moves played, the current position, the search state and the
 /// searcher (history tables, thread pool) that keeps its learning between moves.
-pub struct Session<V: Known> {
+pub struct Session<V: Registered> {
     start: V::Position,
     moves: Vec<V::Move>,
     pub(super) current: V::Position,
@@ -27,19 +27,19 @@ pub struct Session<V: Known> {
     pub(super) searcher: Option<Searcher<V::Search>>,
 }
 
-/// [`Session`] as a [`Family`], for the engine's `ByGame`.
+/// [`Session`] as a [`PerGame`], for the engine's `AnyGame`.
 pub struct SessionOf;
-impl Family for SessionOf {
-    type Of<V: Known> = Session<V>;
+impl PerGame for SessionOf {
+    type Of<V: Registered> = Session<V>;
 }
 
-/// A searcher as a [`Family`]: what a search thread hands back.
+/// A searcher as a [`PerGame`]: what a search thread hands back.
 pub(super) struct SearcherOf;
-impl Family for SearcherOf {
-    type Of<V: Known> = Searcher<V::Search>;
+impl PerGame for SearcherOf {
+    type Of<V: Registered> = Searcher<V::Search>;
 }
 
-impl<V: Known> Session<V> {
+impl<V: Registered> Session<V> {
     /// A game at the start position, evaluated with `net` as the game takes it.
     fn new(chess960: bool, net: Option<&Arc<Network>>) -> Session<V> {
         let start = V::start_position(chess960);
@@ -149,7 +149,7 @@ impl<V: Known> Session<V> {
         limits: Limits,
         searchmoves: &[String],
         opts: SearchOptions,
-    ) -> (Vec<MoveParseError>, Option<JoinHandle<ByGame<SearcherOf>>>) {
+    ) -> (Vec<MoveParseError>, Option<JoinHandle<AnyGame<SearcherOf>>>) {
         let pos = self.current.clone();
         let mut rejected = Vec::new();
         let mut restrict = Vec::new();
@@ -201,7 +201,7 @@ impl<V: Known> Session<V> {
                     None => fallback::<V>(&thread_pos, &thread_restrict),
                 };
                 reporter(Report::BestMove(best));
-                V::inject::<SearcherOf>(searcher)
+                V::into_any::<SearcherOf>(searcher)
             });
         match spawned {
             Ok(handle) => (rejected, Some(handle)),
@@ -225,16 +225,16 @@ pub(super) struct SearchContext {
 }
 
 /// The best move `best` (with the reply `ponder`) of `pos`, with their text.
-fn chosen<V: Known>(pos: &V::Position, best: V::Move, ponder: Option<V::Move>) -> BestMove {
+fn chosen<V: Registered>(pos: &V::Position, best: V::Move, ponder: Option<V::Move>) -> BestMove {
     let mut after = pos.clone();
     V::play(&mut after, best);
     BestMove {
         best: Some(ChosenMove {
-            mv: V::wrap(best),
+            mv: V::any_move(best),
             text: V::move_text(pos, best),
         }),
         ponder: ponder.map(|p| ChosenMove {
-            mv: V::wrap(p),
+            mv: V::any_move(p),
             text: V::move_text(&after, p),
         }),
     }
@@ -242,7 +242,7 @@ fn chosen<V: Known>(pos: &V::Position, best: V::Move, ponder: Option<V::Move>) -
 
 /// A legal move when the search gave none (stopped before its first iteration, or failed): the first of
 /// `restrict` when given, else the first legal move; `None` only without a legal move.
-fn fallback<V: Known>(pos: &V::Position, restrict: &[V::Move]) -> BestMove {
+fn fallback<V: Registered>(pos: &V::Position, restrict: &[V::Move]) -> BestMove {
     let legal = V::legal_moves(pos);
     match restrict
         .iter()
@@ -259,6 +259,6 @@ pub(super) fn new_session(
     kind: GameKind,
     chess960: bool,
     net: Option<&Arc<Network>>,
-) -> ByGame<SessionOf> {
-    for_game!(kind, V => V::inject::<SessionOf>(Session::<V>::new(chess960, net)))
+) -> AnyGame<SessionOf> {
+    for_game!(kind, V => V::into_any::<SessionOf>(Session::<V>::new(chess960, net)))
 }

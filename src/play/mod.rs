@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use crate::rules::Record;
 use crate::search::{Event, Limits, Score};
 use crate::types::{Color, MoveParseError};
-use crate::variants::Known;
+use crate::variants::Registered;
 use crossbeam_channel::{unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -60,7 +60,7 @@ impl BlockingEngine {
 
     /// Searches the game of variant `V` from `start` through `moves` within `limits` and waits for the
     /// result (the engine is switched to `V` first).
-    pub fn decide<V: Known>(
+    pub fn decide<V: Registered>(
         &mut self,
         start: &V::Position,
         moves: &[V::Move],
@@ -157,7 +157,7 @@ fn describe_score(score: Score) -> String {
 }
 
 /// A session of `corvid play`: the game, the engine, and where text goes.
-struct PlaySession<'a, V: PlayHooks + Known, W: Write> {
+struct PlaySession<'a, V: PlayHooks + Registered, W: Write> {
     config: PlayConfig,
     game: Record<V>,
     human: Color,
@@ -188,7 +188,7 @@ pub fn run<R: BufRead, W: Write>(
     for_game!(config.variant, V => run_game::<V, R, W>(config, console))
 }
 
-fn run_game<V: PlayHooks + Known, R: BufRead, W: Write>(
+fn run_game<V: PlayHooks + Registered, R: BufRead, W: Write>(
     config: PlayConfig,
     console: Console<'_, R, W>,
 ) -> Result<(), String> {
@@ -280,7 +280,7 @@ impl Setup {
     }
 }
 
-impl<V: PlayHooks + Known, W: Write> PlaySession<'_, V, W> {
+impl<V: PlayHooks + Registered, W: Write> PlaySession<'_, V, W> {
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();

@@ -2,7 +2,7 @@
 //! dispatch from a [`GameKind`] chosen at run time to code monomorphised over the variant.
 //!
 //! This is the only module that lists the games. Adding one means a board folder beside `chess/` and `makro/`,
-//! an evaluator, its implementation here, and one arm in each of [`AnyMove`], [`ByGame`], [`for_game!`] and
+//! an evaluator, its implementation here, and one arm in each of [`AnyMove`], [`AnyGame`], [`for_game!`] and
 //! [`by_game!`]: the engine, the protocols, `play`, the rules and the tools are generic and need no edit.
 
 mod chess;
@@ -35,53 +35,53 @@ pub trait UsesNetwork: Variant {
 /// A variant's place in the registry: how its values are found in the game-erased types. Every registered
 /// game has its rules ([`crate::rules::Rules`]: how it ends), so generic front ends can referee it, and
 /// takes the engine's network ([`UsesNetwork`]).
-pub trait Known: crate::rules::Rules + UsesNetwork {
+pub trait Registered: crate::rules::Rules + UsesNetwork {
     /// `m` as a move of any game.
-    fn wrap(m: Self::Move) -> AnyMove;
+    fn any_move(m: Self::Move) -> AnyMove;
     /// `m` as this game's move (None when it belongs to another game).
-    fn unwrap(m: AnyMove) -> Option<Self::Move>;
+    fn from_any_move(m: AnyMove) -> Option<Self::Move>;
     /// `F`'s value for this game, built from it.
-    fn inject<F: Family>(v: F::Of<Self>) -> ByGame<F>;
+    fn into_any<F: PerGame>(v: F::Of<Self>) -> AnyGame<F>;
     /// `F`'s value for this game (None when `b` holds another game).
-    fn project<F: Family>(b: &ByGame<F>) -> Option<&F::Of<Self>>;
+    fn from_any<F: PerGame>(b: &AnyGame<F>) -> Option<&F::Of<Self>>;
     /// The same, mutable.
-    fn project_mut<F: Family>(b: &mut ByGame<F>) -> Option<&mut F::Of<Self>>;
+    fn from_any_mut<F: PerGame>(b: &mut AnyGame<F>) -> Option<&mut F::Of<Self>>;
 }
 
-/// A type built from a variant (`Session<V>`, `Record<V>`...), so that [`ByGame`] can hold one of them for
+/// A type built from a variant (`Session<V>`, `Record<V>`...), so that [`AnyGame`] can hold one of them for
 /// whichever game runs.
-pub trait Family {
+pub trait PerGame {
     /// The type for variant `V`.
-    type Of<V: Known>;
+    type Of<V: Registered>;
 }
 
 /// One value of `F::Of<V>` for the game that runs; [`by_game!`] opens it generically.
-pub enum ByGame<F: Family> {
+pub enum AnyGame<F: PerGame> {
     /// Chess's value.
     Chess(F::Of<Chess>),
     /// Makromachy's value.
     Makromachy(F::Of<Makromachy>),
 }
 
-impl<F: Family> Clone for ByGame<F>
+impl<F: PerGame> Clone for AnyGame<F>
 where
     F::Of<Chess>: Clone,
     F::Of<Makromachy>: Clone,
 {
     fn clone(&self) -> Self {
         match self {
-            ByGame::Chess(v) => ByGame::Chess(v.clone()),
-            ByGame::Makromachy(v) => ByGame::Makromachy(v.clone()),
+            AnyGame::Chess(v) => AnyGame::Chess(v.clone()),
+            AnyGame::Makromachy(v) => AnyGame::Makromachy(v.clone()),
         }
     }
 }
 
-impl<F: Family> ByGame<F> {
+impl<F: PerGame> AnyGame<F> {
     /// Which game the value belongs to.
     pub fn kind(&self) -> GameKind {
         match self {
-            ByGame::Chess(_) => GameKind::Chess,
-            ByGame::Makromachy(_) => GameKind::Makromachy,
+            AnyGame::Chess(_) => GameKind::Chess,
+            AnyGame::Makromachy(_) => GameKind::Makromachy,
         }
     }
 }
@@ -105,18 +105,18 @@ macro_rules! for_game {
     };
 }
 
-/// Opens a [`ByGame`] value: `by_game!(value, x, V => body)` runs `body` with `x` bound to the inner value
+/// Opens a [`AnyGame`] value: `by_game!(value, x, V => body)` runs `body` with `x` bound to the inner value
 /// (by the match's binding mode) and `V` naming its variant.
 #[macro_export]
 macro_rules! by_game {
     ($value:expr, $x:pat, $v:ident => $body:expr) => {
         match $value {
-            $crate::variants::ByGame::Chess($x) => {
+            $crate::variants::AnyGame::Chess($x) => {
                 #[allow(dead_code)]
                 type $v = $crate::variants::Chess;
                 $body
             }
-            $crate::variants::ByGame::Makromachy($x) => {
+            $crate::variants::AnyGame::Makromachy($x) => {
                 #[allow(dead_code)]
                 type $v = $crate::variants::Makromachy;
                 $body
@@ -125,32 +125,32 @@ macro_rules! by_game {
     };
 }
 
-macro_rules! known {
+macro_rules! registered {
     ($v:ty, $arm:ident) => {
-        impl Known for $v {
-            fn wrap(m: Self::Move) -> AnyMove {
+        impl Registered for $v {
+            fn any_move(m: Self::Move) -> AnyMove {
                 AnyMove::$arm(m)
             }
-            fn unwrap(m: AnyMove) -> Option<Self::Move> {
+            fn from_any_move(m: AnyMove) -> Option<Self::Move> {
                 match m {
                     AnyMove::$arm(m) => Some(m),
                     #[allow(unreachable_patterns)]
                     _ => None,
                 }
             }
-            fn inject<F: Family>(v: F::Of<Self>) -> ByGame<F> {
-                ByGame::$arm(v)
+            fn into_any<F: PerGame>(v: F::Of<Self>) -> AnyGame<F> {
+                AnyGame::$arm(v)
             }
-            fn project<F: Family>(b: &ByGame<F>) -> Option<&F::Of<Self>> {
+            fn from_any<F: PerGame>(b: &AnyGame<F>) -> Option<&F::Of<Self>> {
                 match b {
-                    ByGame::$arm(v) => Some(v),
+                    AnyGame::$arm(v) => Some(v),
                     #[allow(unreachable_patterns)]
                     _ => None,
                 }
             }
-            fn project_mut<F: Family>(b: &mut ByGame<F>) -> Option<&mut F::Of<Self>> {
+            fn from_any_mut<F: PerGame>(b: &mut AnyGame<F>) -> Option<&mut F::Of<Self>> {
                 match b {
-                    ByGame::$arm(v) => Some(v),
+                    AnyGame::$arm(v) => Some(v),
                     #[allow(unreachable_patterns)]
                     _ => None,
                 }
@@ -159,8 +159,8 @@ macro_rules! known {
     };
 }
 
-known!(Chess, Chess);
-known!(Makromachy, Makromachy);
+registered!(Chess, Chess);
+registered!(Makromachy, Makromachy);
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
@@ -169,7 +169,7 @@ mod tests {
 
     /// Every game's text round trip, generically: start FEN parses back, every legal move's text parses back to
     /// the same move, and perft 1 counts the legal moves.
-    fn round_trip<V: Known>() {
+    fn round_trip<V: Registered>() {
         let start = V::start_position(false);
         let fen = V::to_fen(&start);
         let again = V::from_fen(&fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -181,7 +181,7 @@ mod tests {
             let text = V::move_text(&start, m);
             assert_eq!(V::parse_move(&start, &text), Ok(m), "{text}");
             assert!(V::is_legal(&start, m));
-            assert_eq!(V::unwrap(V::wrap(m)), Some(m));
+            assert_eq!(V::from_any_move(V::any_move(m)), Some(m));
         }
         assert!(V::parse_move(&start, "zz").is_err());
         assert!(V::from_fen("not a fen", false).is_err());
@@ -211,6 +211,6 @@ mod tests {
     #[test]
     fn moves_of_one_game_are_not_another_games() {
         let c = crate::variants::Chess::legal_moves(&Chess::start_position(false))[0];
-        assert_eq!(Makromachy::unwrap(Chess::wrap(c)), None);
+        assert_eq!(Makromachy::from_any_move(Chess::any_move(c)), None);
     }
 }

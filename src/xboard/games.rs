@@ -5,10 +5,10 @@ use super::format::{format_move, format_thinking, format_thinking_text};
 use crate::makro::MoveKind;
 use crate::rules::Record;
 use crate::search::Info;
-use crate::variants::{Chess, Family, Known, Makromachy};
+use crate::variants::{Chess, Makromachy, PerGame, Registered};
 
 /// A game as CECP plays it.
-pub(super) trait Cecp: Known {
+pub(super) trait Cecp: Registered {
     /// The GUI's move text as this game reads it (Makromachy: lower case).
     fn gui_text(text: &str) -> String {
         text.to_string()
@@ -89,14 +89,14 @@ impl Cecp for Makromachy {
 
 /// One game of a CECP session: the record, and the root of Corvid's running search.
 #[derive(Clone, Debug)]
-pub(super) struct CecpGame<V: Known> {
+pub(super) struct CecpGame<V: Registered> {
     /// The game so far.
     pub(super) record: Record<V>,
     /// A search for Corvid's move is running from this position.
     pub(super) thinking: Option<V::Position>,
 }
 
-impl<V: Known> CecpGame<V> {
+impl<V: Registered> CecpGame<V> {
     /// A game from `start`, no search running.
     pub(super) fn new(start: V::Position) -> CecpGame<V> {
         CecpGame {
@@ -106,8 +106,8 @@ impl<V: Known> CecpGame<V> {
     }
 }
 
-/// [`CecpGame`] as a [`Family`].
+/// [`CecpGame`] as a [`PerGame`].
 pub(super) struct CecpGameOf;
-impl Family for CecpGameOf {
-    type Of<V: Known> = CecpGame<V>;
+impl PerGame for CecpGameOf {
+    type Of<V: Registered> = CecpGame<V>;
 }

@@ -12,7 +12,7 @@ use crate::game::{GameKind, Variant as _};
 use crate::makro::xbetza::makro_variant_lines;
 use crate::rules::{Rules, RulesError};
 use crate::search::{Bound, Event, Limits, Score};
-use crate::variants::{ByGame, Chess, Makromachy};
+use crate::variants::{AnyGame, Chess, Makromachy};
 use crate::{by_game, for_game};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{BufRead, Write};
@@ -125,7 +125,7 @@ struct CecpSession<W: Write> {
     output: W,
     output_ok: bool,
     /// The game being played, of whichever variant.
-    game: ByGame<CecpGameOf>,
+    game: AnyGame<CecpGameOf>,
     chess960: bool,
     /// Force mode: Corvid plays neither side.
     force: bool,
@@ -153,7 +153,7 @@ impl<W: Write> CecpSession<W> {
             reports,
             output,
             output_ok: true,
-            game: ByGame::Chess(CecpGame::new(Position::startpos())),
+            game: AnyGame::Chess(CecpGame::new(Position::startpos())),
             chess960: false,
             force: false,
             corvid: Color::Black,
@@ -189,7 +189,7 @@ impl<W: Write> CecpSession<W> {
 
     /// A new game of `V` from `start`.
     fn start_game<V: Cecp>(&mut self, start: V::Position) {
-        self.game = V::inject::<CecpGameOf>(CecpGame::new(start));
+        self.game = V::into_any::<CecpGameOf>(CecpGame::new(start));
     }
 
     /// Is a search for Corvid's move running?
@@ -458,7 +458,7 @@ impl<W: Write> CecpSession<W> {
 
     /// `maybe_think` for the game of variant `V` (which the session plays).
     fn think<V: Cecp>(&mut self) {
-        let Some(g) = V::project(&self.game) else {
+        let Some(g) = V::from_any(&self.game) else {
             return;
         };
         let pos = g.record.position().clone();
@@ -478,7 +478,7 @@ impl<W: Write> CecpSession<W> {
         }
         let only = V::search_moves(&pos, self.fast_castling);
         self.search_score = None;
-        if let Some(g) = V::project_mut(&mut self.game) {
+        if let Some(g) = V::from_any_mut(&mut self.game) {
             g.thinking = Some(pos);
         }
         let limits = self.limits();
@@ -550,7 +550,7 @@ impl<W: Write> CecpSession<W> {
 
     /// Corvid's search is done: answer a standing draw offer, resign, or move (maybe offering a draw).
     fn finish_search<V: Cecp>(&mut self, outcome: BestMove) {
-        let Some(root) = V::project_mut(&mut self.game).and_then(|g| g.thinking.take()) else {
+        let Some(root) = V::from_any_mut(&mut self.game).and_then(|g| g.thinking.take()) else {
             return;
         };
         if !self.conduct_before_moving() {
@@ -560,7 +560,7 @@ impl<W: Write> CecpSession<W> {
         let m = outcome
             .best_as::<V>()
             .or_else(|| V::legal_moves(&root).first().copied());
-        let Some(g) = V::project_mut(&mut self.game) else {
+        let Some(g) = V::from_any_mut(&mut self.game) else {
             return;
         };
         let Some(m) = m else {
@@ -636,7 +636,7 @@ impl<W: Write> CecpSession<W> {
 
     /// `user_move` for the game of variant `V`.
     fn play_user_move<V: Cecp>(&mut self, text: &str) {
-        let Some(g) = V::project_mut(&mut self.game) else {
+        let Some(g) = V::from_any_mut(&mut self.game) else {
             return;
         };
         let text = V::gui_text(text);

@@ -6,7 +6,7 @@ use super::process::*;
 use crate::game::Variant as _;
 use crate::rng::Rng;
 use crate::types::Color;
-use crate::variants::{ByGame, Family, Known};
+use crate::variants::{AnyGame, PerGame, Registered};
 use crate::{by_game, for_game};
 use std::time::{Duration, Instant};
 
@@ -21,19 +21,19 @@ pub struct Ending {
     pub reason: String,
 }
 
-/// [`crate::rules::Record`] as a [`Family`], so that one record of whichever game runs fits in a `ByGame`.
+/// [`crate::rules::Record`] as a [`PerGame`], so that one record of whichever game runs fits in a `AnyGame`.
 pub(super) struct RecordOf;
-impl Family for RecordOf {
-    type Of<V: Known> = crate::rules::Record<V>;
+impl PerGame for RecordOf {
+    type Of<V: Registered> = crate::rules::Record<V>;
 }
 
 /// A game being refereed by `crate::rules`: its moves and how it ended.
 #[derive(Clone)]
-pub(super) struct AnyRecord(pub(super) Box<ByGame<RecordOf>>);
+pub(super) struct AnyRecord(pub(super) Box<AnyGame<RecordOf>>);
 
 impl AnyRecord {
     pub(super) fn new(variant: GameKind) -> AnyRecord {
-        for_game!(variant, V => AnyRecord(Box::new(V::inject::<RecordOf>(crate::rules::Record::<V>::startpos()))))
+        for_game!(variant, V => AnyRecord(Box::new(V::into_any::<RecordOf>(crate::rules::Record::<V>::startpos()))))
     }
 
     pub(super) fn side_to_move(&self) -> Color {

@@ -6,7 +6,7 @@ use super::forfeit::Forfeit;
 use super::referee::*;
 use super::report::*;
 use crate::types::Color;
-use crate::variants::ByGame;
+use crate::variants::AnyGame;
 use std::time::Duration;
 
 fn ms(n: u64) -> Duration {
@@ -250,7 +250,7 @@ fn makromachy_referee_sees_checkmate_and_repetition() {
     for t in ["a1b1", "n14m14", "b1a1", "m14n14", "a1b1", "n14m14", "b1a1"] {
         g.play_text(t).unwrap();
     }
-    let mut r = AnyRecord(Box::new(ByGame::Makromachy(g)));
+    let mut r = AnyRecord(Box::new(AnyGame::Makromachy(g)));
     assert_eq!(r.outcome(), None);
     r.play_text("m14n14").unwrap();
     assert_eq!(

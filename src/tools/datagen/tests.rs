@@ -32,7 +32,7 @@ fn chess960_numbering_matches_known_positions() {
             .map(|p| p.letter().to_ascii_uppercase())
             .collect()
     };
-    // Known entries of the standard numbering: 518 is the orthodox array.
+    // Registered entries of the standard numbering: 518 is the orthodox array.
     assert_eq!(text(518), "RNBQKBNR");
     assert_eq!(text(0), "BBQNNRKR");
     assert_eq!(text(959), "RKRNNQBB");

@@ -9,10 +9,10 @@ use std::path::Path;
 
 /// Bytes per record: `occ` u64, `pcs` 16 bytes, `score` i16, `result`, `ksq`, `opp_ksq`, `extra` 3 bytes.
 pub const RECORD_BYTES: usize = 32;
-/// Inputs per perspective: 2 colours x 6 piece types x 64 squares.
-pub const INPUTS: usize = 768;
+/// Features per perspective, as the network file defines them.
+pub use corvid::eval::nnue::format::INPUTS;
 /// The evaluation scale of the format: target = sigmoid(score / 400), eval_cp = y * 400.
-pub const EVAL_SCALE: f32 = 400.0;
+pub const EVAL_SCALE: f32 = corvid::eval::nnue::format::SCALE as f32;
 /// At most 32 pieces on a board, so at most 32 active features per perspective.
 pub const MAX_FEATURES: usize = 32;
 

@@ -152,7 +152,7 @@ impl Checkpoint {
                 out.extend_from_slice(&x.to_le_bytes());
             }
         }
-        let sum = crate::quant::fnv1a64(&out);
+        let sum = corvid::eval::nnue::format::fnv1a64(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
     }
@@ -183,7 +183,7 @@ impl Checkpoint {
                 b.len()
             ));
         }
-        if u64_at(b.len() - 8) != crate::quant::fnv1a64(&b[..b.len() - 8]) {
+        if u64_at(b.len() - 8) != corvid::eval::nnue::format::fnv1a64(&b[..b.len() - 8]) {
             return Err("checkpoint checksum mismatch".into());
         }
         let floats = |block: usize| -> Vec<f32> {

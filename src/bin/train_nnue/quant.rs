@@ -1,30 +1,11 @@
 //! The quantised network, its file ("corvid NNUE v1", see `nets/FORMAT.md`) and a reference
 //! integer evaluator written straight from the format, to cross-check the engine's.
 
-use crate::data::{Features, INPUTS};
+use crate::data::Features;
 use crate::net::Net;
 
-/// Feature-transformer quantisation (activations clamp at QA).
-pub const QA: i32 = 255;
-/// Output-weight quantisation.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the float output.
-pub const SCALE: i32 = 400;
-/// File magic.
-pub const MAGIC: &[u8; 8] = b"CRVDNNUE";
-/// File version.
-pub const VERSION: u32 = 1;
-const HEADER: usize = 32;
-
-/// FNV-1a 64 of `bytes`.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+// The file's constants, checksum, writer and reader are the engine's own (one definition of the format).
+pub use corvid::eval::nnue::format::{Weights, QA, QB, SCALE};
 
 /// The integer network as the engine holds it.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,11 +20,6 @@ pub struct QuantNet {
     pub out_w: Vec<i16>,
     /// Output bias, in units of 1 / (QA * QB).
     pub out_b: i32,
-}
-
-/// The size of a net file with `hidden` lanes.
-pub fn file_size(hidden: usize) -> usize {
-    HEADER + INPUTS * hidden * 2 + hidden * 2 + 2 * hidden * 2 + 4 + 8
 }
 
 fn to_i16(x: f32, q: i32, what: &str) -> Result<i16, String> {
@@ -94,81 +70,25 @@ impl QuantNet {
 
     /// The file bytes, checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_size(self.hidden));
-        out.extend_from_slice(MAGIC);
-        for v in [
-            VERSION,
-            self.hidden as u32,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-            0,
-        ] {
-            out.extend_from_slice(&v.to_le_bytes());
+        Weights {
+            hidden: self.hidden,
+            ft_w: self.ft_w.clone(),
+            ft_b: self.ft_b.clone(),
+            out_w: self.out_w.clone(),
+            out_b: self.out_b,
         }
-        for block in [&self.ft_w, &self.ft_b, &self.out_w] {
-            for v in block.iter() {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        out.extend_from_slice(&self.out_b.to_le_bytes());
-        let sum = fnv1a64(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
+        .encode()
     }
 
-    /// Parses a net file, rejecting a wrong magic, version, constant, size or checksum.
+    /// Parses a net file of any hidden size, rejecting a wrong magic, version, constant, size or checksum.
     pub fn from_bytes(b: &[u8]) -> Result<QuantNet, String> {
-        if b.len() < HEADER || &b[..8] != MAGIC {
-            return Err("not a Corvid NNUE file (bad magic)".into());
-        }
-        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-        if u32_at(8) != VERSION {
-            return Err(format!("version {} (expected {VERSION})", u32_at(8)));
-        }
-        let hidden = u32_at(12) as usize;
-        for (name, o, want) in [
-            ("QA", 16, QA as u32),
-            ("QB", 20, QB as u32),
-            ("SCALE", 24, SCALE as u32),
-            ("reserved", 28, 0),
-        ] {
-            if u32_at(o) != want {
-                return Err(format!("{name} is {} (expected {want})", u32_at(o)));
-            }
-        }
-        if hidden == 0 || hidden > 1 << 16 || b.len() != file_size(hidden) {
-            return Err(format!(
-                "size {} does not match H = {hidden} (expected {})",
-                b.len(),
-                file_size(hidden.min(1 << 16))
-            ));
-        }
-        let body = b.len() - 8;
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(&b[body..]);
-        if u64::from_le_bytes(sum) != fnv1a64(&b[..body]) {
-            return Err("checksum mismatch".into());
-        }
-        let mut at = HEADER;
-        let mut take = |n: usize| -> Vec<i16> {
-            let v = b[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            at += 2 * n;
-            v
-        };
-        let ft_w = take(INPUTS * hidden);
-        let ft_b = take(hidden);
-        let out_w = take(2 * hidden);
-        let out_b = i32::from_le_bytes([b[body - 4], b[body - 3], b[body - 2], b[body - 1]]);
+        let w = Weights::decode(b).map_err(|e| e.to_string())?;
         Ok(QuantNet {
-            hidden,
-            ft_w,
-            ft_b,
-            out_w,
-            out_b,
+            hidden: w.hidden,
+            ft_w: w.ft_w,
+            ft_b: w.ft_b,
+            out_w: w.out_w,
+            out_b: w.out_b,
         })
     }
 

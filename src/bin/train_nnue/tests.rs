@@ -4,10 +4,11 @@
 use crate::data::{self, features, synthetic, Features, INPUTS};
 use crate::net::{batch_gradients, mean_loss, Net, Worker};
 use crate::optim::{Checkpoint, LrSchedule, Schedule};
-use crate::quant::{self, fnv1a64, QuantNet};
+use crate::quant::QuantNet;
 use crate::train::{self, Config};
 use bulletformat::{BulletFormat, ChessBoard};
 use corvid::chess::Position;
+use corvid::eval::nnue::format::{file_len, fnv1a64};
 use corvid::rng::Rng;
 
 /// A network with weights large enough that accumulators fall below 0, inside (0, 1) and above 1.
@@ -198,7 +199,7 @@ fn net_file_size_header_and_checksum() {
         bytes.len(),
         32 + 1536 * hidden + 2 * hidden + 4 * hidden + 4 + 8
     );
-    assert_eq!(bytes.len(), quant::file_size(hidden));
+    assert_eq!(bytes.len(), file_len(hidden));
     assert_eq!(&bytes[..8], b"CRVDNNUE");
     let word = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
     assert_eq!(

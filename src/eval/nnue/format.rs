@@ -1,5 +1,6 @@
 //! The network file, "corvid NNUE v1" (the NNUE format note is the contract with datagen and the trainer):
-//! header constants, layout, checksum and validation. Standalone (it uses nothing from the crate) so that
+//! header constants, layout, checksum, validation, and the one writer and reader of its integers that the
+//! engine and the trainer (`bin/train_nnue`) both use. Standalone (it uses nothing from the crate) so that
 //! `build.rs` can include it and refuse to embed a malformed default network.
 //!
 //! Little endian: `b"CRVDNNUE"`, then u32 version (1), H, QA (255), QB (64), SCALE (400), reserved (0); the
@@ -32,17 +33,6 @@ pub const HEADER_LEN: usize = 32;
 pub const fn file_len(h: usize) -> usize {
     HEADER_LEN + INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4 + 8
 }
-
-/// Byte offsets of the sections of a file with this build's hidden size.
-pub const FT_WEIGHTS_AT: usize = HEADER_LEN;
-/// Offset of the feature-transformer biases.
-pub const FT_BIAS_AT: usize = FT_WEIGHTS_AT + INPUTS * HIDDEN * 2;
-/// Offset of the output weights (side to move's half first).
-pub const OUT_WEIGHTS_AT: usize = FT_BIAS_AT + HIDDEN * 2;
-/// Offset of the output bias.
-pub const OUT_BIAS_AT: usize = OUT_WEIGHTS_AT + 2 * HIDDEN * 2;
-/// Offset of the checksum.
-pub const CHECKSUM_AT: usize = OUT_BIAS_AT + 4;
 
 /// FNV-1a, 64 bits, of `bytes`.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -118,9 +108,21 @@ fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
-/// Checks a whole file: magic, version, hidden size, constants, length, then the checksum. On success the
-/// sections lie at the `*_AT` offsets.
+/// Checks a whole file for this build: [`check`], and the hidden size this build computes with.
 pub fn validate(bytes: &[u8]) -> Result<(), NetworkError> {
+    let h = check(bytes)?;
+    if h != HIDDEN {
+        return Err(NetworkError::HiddenSize {
+            file: h as u32,
+            engine: HIDDEN,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a file of any hidden size (a trainer writes and reads other sizes than this build's): magic,
+/// version, constants, length, checksum. Returns the file's hidden size H.
+pub fn check(bytes: &[u8]) -> Result<usize, NetworkError> {
     if bytes.len() < HEADER_LEN {
         return Err(NetworkError::Truncated { len: bytes.len() });
     }
@@ -148,34 +150,90 @@ pub fn validate(bytes: &[u8]) -> Result<(), NetworkError> {
         }
     }
     // The size is checked against the file's own H first, so that a well-formed net of another size is
-    // reported as such rather than as a bad size.
-    let expected = file_len(h as usize);
-    if bytes.len() != expected {
+    // reported as such rather than as a bad size. H is at most 65,536, so the length cannot overflow.
+    let expected = file_len(h.min(1 << 16) as usize);
+    if h == 0 || h > 1 << 16 || bytes.len() != expected {
         return Err(NetworkError::BadSize {
             len: bytes.len(),
             expected,
         });
     }
     let body = bytes.len() - 8;
-    let stored = u64::from_le_bytes([
-        bytes[body],
-        bytes[body + 1],
-        bytes[body + 2],
-        bytes[body + 3],
-        bytes[body + 4],
-        bytes[body + 5],
-        bytes[body + 6],
-        bytes[body + 7],
-    ]);
+    let mut stored = [0u8; 8];
+    stored.copy_from_slice(&bytes[body..]);
+    let stored = u64::from_le_bytes(stored);
     let computed = fnv1a64(&bytes[..body]);
     if stored != computed {
         return Err(NetworkError::BadChecksum { stored, computed });
     }
-    if h as usize != HIDDEN {
-        return Err(NetworkError::HiddenSize {
-            file: h,
-            engine: HIDDEN,
-        });
+    Ok(h as usize)
+}
+
+/// A network's integers, in file order, for any hidden size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Hidden size H per perspective.
+    pub hidden: usize,
+    /// Feature weights, feature-major (`[f * H + i]`, `INPUTS * H` values).
+    pub ft_w: Vec<i16>,
+    /// Feature biases (H).
+    pub ft_b: Vec<i16>,
+    /// Output weights (2H, the side to move's half first).
+    pub out_w: Vec<i16>,
+    /// Output bias, in units of 1 / (QA * QB).
+    pub out_b: i32,
+}
+
+impl Weights {
+    /// The file: header, the sections, the checksum. The section lengths must match `hidden`.
+    pub fn encode(&self) -> Vec<u8> {
+        let h = self.hidden;
+        assert!(
+            self.ft_w.len() == INPUTS * h && self.ft_b.len() == h && self.out_w.len() == 2 * h,
+            "network sections do not match H = {h}"
+        );
+        let mut b = Vec::with_capacity(file_len(h));
+        b.extend_from_slice(&MAGIC);
+        for w in [VERSION, h as u32, QA as u32, QB as u32, SCALE as u32, 0] {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        for v in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(&self.out_b.to_le_bytes());
+        let sum = fnv1a64(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
     }
-    Ok(())
+
+    /// Reads a file of any hidden size, after [`check`].
+    pub fn decode(bytes: &[u8]) -> Result<Weights, NetworkError> {
+        let h = check(bytes)?;
+        let mut at = HEADER_LEN;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_w = take(INPUTS * h);
+        let ft_b = take(h);
+        let out_w = take(2 * h);
+        let bias = bytes.len() - 12;
+        let out_b = i32::from_le_bytes([
+            bytes[bias],
+            bytes[bias + 1],
+            bytes[bias + 2],
+            bytes[bias + 3],
+        ]);
+        Ok(Weights {
+            hidden: h,
+            ft_w,
+            ft_b,
+            out_w,
+            out_b,
+        })
+    }
 }

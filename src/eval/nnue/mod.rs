@@ -21,7 +21,7 @@ pub use format::{NetworkError, HIDDEN, INPUTS, QA, QB, SCALE};
 
 use crate::chess::{Color, Move, Position};
 use crate::eval::EvalState;
-use format::{fnv1a64, CHECKSUM_AT, FT_BIAS_AT, FT_WEIGHTS_AT, OUT_BIAS_AT, OUT_WEIGHTS_AT};
+use format::fnv1a64;
 use simd::Lanes;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -60,10 +60,6 @@ impl std::fmt::Debug for Network {
     }
 }
 
-fn i16_at(bytes: &[u8], at: usize) -> i16 {
-    i16::from_le_bytes([bytes[at], bytes[at + 1]])
-}
-
 impl Network {
     /// Reads and validates a network from its file bytes.
     ///
@@ -71,25 +67,11 @@ impl Network {
     /// A wrong magic, version, hidden size, constant, length or checksum (see [`NetworkError`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         format::validate(bytes)?;
-        let mut ft_weights = vec![Row([0; HIDDEN]); INPUTS].into_boxed_slice();
-        for (f, row) in ft_weights.iter_mut().enumerate() {
-            for (i, v) in row.0.iter_mut().enumerate() {
-                *v = i16_at(bytes, FT_WEIGHTS_AT + 2 * (f * HIDDEN + i));
-            }
-        }
-        let mut ft_bias = Row([0; HIDDEN]);
-        for (i, v) in ft_bias.0.iter_mut().enumerate() {
-            *v = i16_at(bytes, FT_BIAS_AT + 2 * i);
-        }
-        let mut out_w = [Row([0; HIDDEN]); 2];
-        for (half, row) in out_w.iter_mut().enumerate() {
-            for (i, v) in row.0.iter_mut().enumerate() {
-                *v = i16_at(bytes, OUT_WEIGHTS_AT + 2 * (half * HIDDEN + i));
-            }
-        }
-        let b = &bytes[OUT_BIAS_AT..OUT_BIAS_AT + 4];
-        let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        Ok(Network::assemble(ft_weights, ft_bias, out_w, out_bias))
+        let w = format::Weights::decode(bytes)?;
+        Network::from_parts(&w.ft_w, &w.ft_b, &w.out_w, w.out_b).ok_or(NetworkError::HiddenSize {
+            file: w.hidden as u32,
+            engine: HIDDEN,
+        })
     }
 
     /// Reads and validates a network file.
@@ -152,33 +134,15 @@ impl Network {
 
     /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(format::file_len(HIDDEN));
-        b.extend_from_slice(&format::MAGIC);
-        for w in [
-            format::VERSION,
-            HIDDEN as u32,
-            QA as u32,
-            QB as u32,
-            SCALE as u32,
-            0,
-        ] {
-            b.extend_from_slice(&w.to_le_bytes());
+        let lanes = |rows: &[Row]| rows.iter().flat_map(|r| r.0).collect::<Vec<i16>>();
+        format::Weights {
+            hidden: HIDDEN,
+            ft_w: lanes(&self.ft_weights),
+            ft_b: self.ft_bias.0.to_vec(),
+            out_w: lanes(&self.out_w),
+            out_b: self.out_bias,
         }
-        let rows = self
-            .ft_weights
-            .iter()
-            .chain([&self.ft_bias])
-            .chain(&self.out_w);
-        for r in rows {
-            for v in r.0 {
-                b.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        b.extend_from_slice(&self.out_bias.to_le_bytes());
-        debug_assert_eq!(b.len(), CHECKSUM_AT);
-        let sum = fnv1a64(&b);
-        b.extend_from_slice(&sum.to_le_bytes());
-        b
+        .encode()
     }
 
     /// The FNV-1a checksum its file carries (identifies a network in `eval` output).

@@ -401,7 +401,17 @@ impl<W: Write> CecpSession<W> {
         }
         // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
         while self.reports.try_recv().is_ok() {}
-        self.start_game::<Makromachy>(crate::makro::Position::startpos());
+        // Without fast castling the game starts without castling rights, as XBoard records it (its FEN tag,
+        // and the `setboard` it sends the second engine, have none: it cannot show this castling), so both
+        // engines and XBoard's record count repetitions alike.
+        let start = if self.fast_castling {
+            crate::makro::Position::startpos()
+        } else {
+            let fen = crate::makro::STARTPOS.replacen(" KQkq ", " - ", 1);
+            crate::makro::Position::from_fen(&fen)
+                .unwrap_or_else(|_| crate::makro::Position::startpos())
+        };
+        self.start_game::<Makromachy>(start);
         self.ended = false;
         self.conduct.reset();
         for line in makro_variant_lines() {
@@ -864,6 +874,11 @@ impl TestSession {
             }
         }
         lines
+    }
+
+    /// The FEN of the game's current position.
+    pub(super) fn fen(&self) -> String {
+        by_game!(&self.0.game, g, V => V::to_fen(g.record.position()))
     }
 
     fn take(&mut self) -> Vec<String> {

@@ -355,3 +355,17 @@ fn makromachy_mates_are_claimed_by_the_loser_between_engines() {
         assert_eq!(s.send("usermove b1b14"), ["1-0 {White mates}"]);
     }
 }
+
+/// XBoard cannot show fast castling, records the start without castling rights and sends the second engine
+/// that FEN: without `FastCastling`, Corvid's game starts the same way (so both count repetitions alike).
+#[test]
+fn makromachy_starts_without_castling_rights_unless_fast_castling() {
+    let mut s = TestSession::new();
+    s.send("new");
+    s.send("variant makromachy");
+    assert!(s.fen().ends_with(" w - - 0 1"), "{}", s.fen());
+    s.send("option FastCastling=1");
+    s.send("new");
+    s.send("variant makromachy");
+    assert!(s.fen().ends_with(" w KQkq - 0 1"), "{}", s.fen());
+}

@@ -3,7 +3,9 @@
 
 use super::Makromachy;
 use crate::game::Cecp;
+use crate::makro::geometry::{rank_of, RANKS};
 use crate::makro::{Move, MoveKind, Position};
+use crate::types::Color;
 
 impl Cecp for Makromachy {
     /// XBoard knows the pieces only from their XBetza descriptions, which cannot say every rule (airlift
@@ -44,22 +46,28 @@ impl Cecp for Makromachy {
         out
     }
 
-    /// Without fast castling the search looks at every other move (when there is one).
+    /// The moves XBoard 4.9 shows as the rules play them (all, when none or all of them are): no fast
+    /// castling unless asked for, and no en-passant capture from the capturer's own half of the board
+    /// (XBoard's chess code removes the piece taken en passant only when the capturer starts in the
+    /// opponent's half; elsewhere its board would keep that piece).
     fn search_moves(pos: &Position, fast_castling: bool) -> Vec<String> {
-        if fast_castling {
+        let shown = |m: &Move| match m.kind() {
+            MoveKind::Castling => fast_castling,
+            MoveKind::EnPassant => match pos.side_to_move() {
+                Color::White => rank_of(m.from()) >= RANKS / 2,
+                Color::Black => rank_of(m.from()) < RANKS / 2,
+            },
+            _ => true,
+        };
+        let legal = pos.legal_moves();
+        if legal.iter().all(shown) || !legal.iter().any(shown) {
             return Vec::new();
         }
-        let legal = pos.legal_moves();
-        let castling = |m: &Move| m.kind() == MoveKind::Castling;
-        if legal.iter().any(castling) && !legal.iter().all(castling) {
-            legal
-                .iter()
-                .filter(|m| !castling(m))
-                .map(|m| m.text())
-                .collect()
-        } else {
-            Vec::new()
-        }
+        legal
+            .iter()
+            .filter(|m| shown(m))
+            .map(|m| m.text())
+            .collect()
     }
 }
 
@@ -76,5 +84,26 @@ mod tests {
         let m = Makromachy::read_gui_move(&start, &Makromachy::gui_text("H4H7")).unwrap();
         assert_eq!(Makromachy::write_move(&start, m), "h4h7");
         assert_eq!(Makromachy::read_gui_move(&start, "h4h9"), None);
+    }
+
+    #[test]
+    fn search_moves_leave_out_what_xboard_cannot_show() {
+        // Nothing to leave out: every move.
+        assert!(Makromachy::search_moves(&Position::startpos(), false).is_empty());
+        // A black Warrior's double step into White's half: White's Pawn on d4 may take it en passant on e5,
+        // which XBoard would show without removing the Warrior; the Pawn's pushes stay.
+        let mut pos =
+            Position::from_fen("13k/14/14/14/14/14/14/14/4w9/14/3P10/14/14/K13 b - - 0 1").unwrap();
+        pos.make_move(pos.parse_move("e6e4").unwrap());
+        let moves = Makromachy::search_moves(&pos, false);
+        let legal = pos.legal_moves();
+        let ep: Vec<String> = legal
+            .iter()
+            .filter(|m| m.kind() == MoveKind::EnPassant)
+            .map(|m| m.text())
+            .collect();
+        assert_eq!(ep, ["d4e5"], "{legal:?}");
+        assert!(!moves.is_empty() && !moves.contains(&ep[0]), "{moves:?}");
+        assert_eq!(moves.len() + 1, legal.len());
     }
 }

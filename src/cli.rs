@@ -55,6 +55,110 @@ pub enum Verb {
     /// `genfens`; OpenBench passes them as one argument, followed by UCI commands that are ignored. An error
     /// is printed as `info string error: ...` (on stdout, where OpenBench reads) with status 1.
     Genfens(GenfensArgs),
+    /// Replay one game's moves (a PGN file) by the rules and print how it stands: `1-0 {White mates}`, or
+    /// `* {N plies, not over}`. Moves in the rules' notation (UCI for chess, SAN too); the game from the
+    /// `Variant` tag (`makromachy`, `fischerandom`) unless `--variant` says, the start from a `FEN` tag.
+    Referee(RefereeArgs),
+}
+
+/// The options of `referee`.
+#[derive(Args, Debug)]
+pub struct RefereeArgs {
+    /// The PGN file of one game.
+    pub pgn: std::path::PathBuf,
+    /// The game, whatever the PGN's `Variant` tag says: chess or makromachy.
+    #[arg(long)]
+    pub variant: Option<GameKind>,
+}
+
+/// `referee`: the PGN `text` replayed by the rules; the result line, or why a move or the start is refused.
+pub fn referee(text: &str, variant: Option<GameKind>) -> Result<String, String> {
+    let mut tags = std::collections::HashMap::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(tag) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if let Some((key, value)) = tag.split_once(' ') {
+                tags.insert(
+                    key.to_ascii_lowercase(),
+                    value.trim().trim_matches('"').to_string(),
+                );
+            }
+        } else if !t.starts_with('%') {
+            movetext.push_str(line.split(';').next().unwrap_or(""));
+            movetext.push(' ');
+        }
+    }
+    let named = tags.get("variant").map(|v| v.to_ascii_lowercase());
+    let chess960 = named
+        .as_deref()
+        .is_some_and(|v| v.contains("960") || v.contains("fischer"));
+    let kind = variant.unwrap_or(if named.as_deref().is_some_and(|v| v.contains("makro")) {
+        GameKind::Makromachy
+    } else {
+        GameKind::Chess
+    });
+    let moves = movetext_moves(&movetext);
+    let fen = tags.get("fen").cloned();
+    corvid::for_game!(kind, V => replay::<V>(fen.as_deref(), chess960, &moves))
+}
+
+/// The move texts of PGN movetext: comments, move numbers, NAGs, annotations and the result left out.
+fn movetext_moves(text: &str) -> Vec<String> {
+    // Comments do not nest (anything in them is text); variations do.
+    let mut plain = String::new();
+    let (mut comment, mut variation) = (false, 0usize);
+    for c in text.chars() {
+        match c {
+            _ if comment => comment = c != '}',
+            '{' => comment = true,
+            '(' => variation += 1,
+            ')' => variation = variation.saturating_sub(1),
+            _ if variation == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split_whitespace()
+        // `12.e4` and `12...e5` as well as `12.` alone.
+        .map(|t| t.rsplit('.').next().unwrap_or(""))
+        .map(|t| t.trim_end_matches(['+', '#', '!', '?']))
+        .filter(|t| !t.is_empty() && !t.starts_with('$'))
+        .filter(|t| !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `moves` played by the rules of `V` from `fen` (the start position without one).
+fn replay<V: corvid::variants::Registered + corvid::game::Cecp>(
+    fen: Option<&str>,
+    chess960: bool,
+    moves: &[String],
+) -> Result<String, String> {
+    let start = match fen {
+        Some(f) => V::from_fen(f, chess960).map_err(|e| format!("FEN {f}: {e}"))?,
+        None => V::start_position(chess960),
+    };
+    let mut record = corvid::rules::Record::<V>::new(start);
+    for (i, text) in moves.iter().enumerate() {
+        let ply = i + 1;
+        if let Some(o) = record.outcome() {
+            return Err(format!(
+                "ply {ply} ({text}): the game ended before it ({} {{{}}})",
+                o.result_str(),
+                o.description()
+            ));
+        }
+        let m = V::read_gui_move(record.position(), &V::gui_text(text))
+            .ok_or_else(|| format!("ply {ply} ({text}): not a legal move"))?;
+        record
+            .play(m)
+            .map_err(|e| format!("ply {ply} ({text}): {e}"))?;
+    }
+    Ok(match record.outcome() {
+        Some(o) => format!("{} {{{}}}", o.result_str(), o.description()),
+        None => format!("* {{{} plies, not over}}", moves.len()),
+    })
 }
 
 /// The options of `bench`.
@@ -507,6 +611,34 @@ mod tests {
         let split = cli("genfens 6 seed 11 book None dfrc");
         assert_eq!(words(one.unwrap()), words(split.unwrap()));
         assert!(cli("genfens").is_err());
+    }
+
+    /// `referee`: a PGN's moves replayed by the rules, whatever its comments, numbers and result say.
+    #[test]
+    fn referee_replays_by_the_rules() {
+        let chess =
+            "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3.Bc4 {a comment (with} Nf6?? \
+                     4. Qxf7# 1-0\n";
+        assert_eq!(referee(chess, None).unwrap(), "1-0 {White mates}");
+        assert_eq!(
+            referee("1. e2e4 e7e5 *", None).unwrap(),
+            "* {2 plies, not over}"
+        );
+        assert!(referee("1. e2e5", None)
+            .unwrap_err()
+            .contains("ply 1 (e2e5)"));
+        assert!(referee("1. f3 e5 2. g4 Qh4 3. a3", None)
+            .unwrap_err()
+            .contains("ended before it"));
+        // Makromachy from a FEN tag (the Variant tag, or --variant, names the game).
+        let mate = "[Variant \"makromachy\"]\n[FEN \"13k/R13/14/14/14/14/14/14/14/14/14/14/14/1R10K1 w - - 0 1\"]\n\nb1b14\n";
+        assert_eq!(referee(mate, None).unwrap(), "1-0 {White mates}");
+        let bare = mate.replace("[Variant \"makromachy\"]\n", "");
+        assert_eq!(
+            referee(&bare, Some(GameKind::Makromachy)).unwrap(),
+            "1-0 {White mates}"
+        );
+        assert!(referee(&bare, None).unwrap_err().starts_with("FEN "));
     }
 
     #[test]

@@ -385,3 +385,28 @@ pub trait PlayHooks: Variant {
     /// Is the side to move in check?
     fn in_check(pos: &Self::Position) -> bool;
 }
+
+/// What CECP (the xboard protocol) needs of a game beyond its rules: moves as XBoard writes and reads them, the
+/// PV in the GUI's notation, and which root moves Corvid may play. Implemented with each game in
+/// `crate::variants`; the CECP session is written once over it.
+pub trait Cecp: Variant {
+    /// Does XBoard judge this game's endings by the same rules? XBoard checks an engine's claim of its own
+    /// win or of a draw against its own reading of the rules; where that reading is not exact, Corvid
+    /// announces endings in forms XBoard takes as they are (see `xboard::session`).
+    const GUI_KNOWS_RULES: bool = true;
+    /// The GUI's move text as this game reads it (Makromachy: lower case).
+    fn gui_text(text: &str) -> String {
+        text.to_string()
+    }
+    /// The legal move `text` (already through [`Cecp::gui_text`]) stands for, if any.
+    fn read_gui_move(pos: &Self::Position, text: &str) -> Option<Self::Move>;
+    /// Corvid's move as XBoard reads it.
+    fn write_move(pos: &Self::Position, m: Self::Move) -> String;
+    /// The search's PV (moves in the engine's text, from `root`) as the GUI shows it; it stops at the first
+    /// move that does not parse.
+    fn pv_text(root: &Self::Position, pv: &[String]) -> Vec<String>;
+    /// The root moves Corvid may play, as text (empty: all of them).
+    fn search_moves(_pos: &Self::Position, _fast_castling: bool) -> Vec<String> {
+        Vec::new()
+    }
+}

@@ -48,6 +48,21 @@ fn main() -> ExitCode {
         },
         Some(Verb::Datagen(config)) => corvid::tools::datagen::main(&config),
         Some(Verb::Genfens(a)) => run_genfens(&a.words),
+        Some(Verb::Referee(a)) => {
+            let text = std::fs::read_to_string(&a.pgn)
+                .map_err(|e| format!("{}: {e}", a.pgn.display()))
+                .and_then(|t| cli::referee(&t, a.variant));
+            match text {
+                Ok(line) => {
+                    println!("{line}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("referee: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
 

@@ -7,15 +7,20 @@ use super::Kind;
 /// `setup` command's piece-to-char string; XBoard draws that type's image). The types are chosen for their
 /// pictures: Archbishop, Marshall, Elephant, Cannon, Zebra and Camel for themselves, crowned Bishop and Rook
 /// for the Dragon Horse and King, the Hawk for the Eagle, the Duck for the Raven, the Dragon for the Bat,
-/// the Pegasus for the Griffon, the Gnu for the Rhino and the Lion for the Terror. The King is always the
+/// the Pegasus for the Griffon, the Gnu for the Rhino and the Amazon for the Terror. The King is always the
 /// table's last type.
+///
+/// Two types carry rules of their own in XBoard, whatever the `piece` command says, and decide two choices:
+/// the Warrior is the Lance, which XBoard treats as a Pawn outside Shogi (it promotes on the last rank, its
+/// double step gives en-passant rights, its moves reset the fifty-move count), as the rules treat the
+/// Warrior; and the Terror is not the Lion, whose Chu Shogi capture rules would forbid legal captures of a
+/// Terror (no Terror may be taken right after a Terror was taken by another piece).
 const XB_TYPES: [(usize, Kind); 23] = [
     (0, Kind::Pawn),
     (1, Kind::Knight),
     (2, Kind::Bishop),
     (3, Kind::Rook),
     (4, Kind::Queen),
-    (5, Kind::Warrior),
     (6, Kind::Elephant),
     (7, Kind::Archbishop),
     (8, Kind::Marshall),
@@ -26,10 +31,11 @@ const XB_TYPES: [(usize, Kind); 23] = [
     (13, Kind::DragonHorse),
     (14, Kind::DragonKing),
     (17, Kind::Eagle),
-    (21, Kind::Terror),
+    (18, Kind::Warrior),
     (23, Kind::Zebra),
     (24, Kind::Camel),
     (28, Kind::Raven),
+    (29, Kind::Terror),
     (30, Kind::Bat),
     (31, Kind::Rhino),
     (34, Kind::Griffon),
@@ -129,6 +135,10 @@ mod tests {
         let table = makro_piece_to_char();
         assert_eq!(table.len(), 2 * XB_TABLE_TYPES);
         assert_eq!(&table[XB_TABLE_TYPES - 1..XB_TABLE_TYPES + 1], "Kp");
+        // The Warrior is XBoard's Lance (Pawn-like: promotion, e.p., fifty moves), the Terror not its Lion.
+        assert_eq!(table.find('W'), Some(18));
+        assert_eq!(table.find('T'), Some(29));
+        assert_eq!(table[5..6].to_string() + &table[21..22], "..");
         // Flying pieces: the plain slide, then captures over one to twelve screens.
         let eagle = xboard_betza(Kind::Eagle);
         assert!(eagle.starts_with("QpafctQpafpafctQ"), "{eagle}");

@@ -1,6 +1,5 @@
 //! Writing CECP replies: features, thinking output, moves and results.
 
-use crate::chess::{Move, MoveKind, Position};
 use crate::engine::OptionKind;
 use crate::search::{Info, Score};
 
@@ -26,7 +25,7 @@ pub fn format_features() -> String {
     let mut s = String::from("feature done=0\n");
     s.push_str(&format!(
         "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
-         analyze=0 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
+         analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
          egt=\"syzygy\" variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
         env!("CARGO_PKG_VERSION")
     ));
@@ -93,33 +92,6 @@ pub fn format_thinking_text(info: &Info, pv: &str) -> String {
         info.tbhits,
         pv
     )
-}
-
-/// A thinking line: `depth score time(cs) nodes seldepth nps tbhits<TAB>pv`, the PV in SAN from `root`.
-pub fn format_thinking(info: &Info, root: &Position) -> String {
-    let mut pos = *root;
-    let mut pv = Vec::new();
-    for text in &info.pv {
-        let Ok(m) = pos.parse_uci_move(text) else {
-            break;
-        };
-        pv.push(pos.to_san(m));
-        pos.make_move(m);
-    }
-    format_thinking_text(info, &pv.join(" "))
-}
-
-/// A move as CECP sends it: coordinates, but `O-O`/`O-O-O` for castling in Chess960 (as xboard expects).
-pub fn format_move(pos: &Position, m: Move) -> String {
-    if pos.is_chess960() && m.kind() == MoveKind::Castling {
-        if m.to().file() > m.from().file() {
-            "O-O".into()
-        } else {
-            "O-O-O".into()
-        }
-    } else {
-        m.to_uci(false)
-    }
 }
 
 /// The result line of a finished game: `1-0 {White mates}`.

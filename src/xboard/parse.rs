@@ -15,9 +15,21 @@ pub struct Level {
 pub enum Command {
     Xboard,
     Protover(u32),
-    /// `accepted`/`rejected` feature replies, `random`, `computer`, `name`, `rating`, `ics`, `hint`, `bk`,
-    /// `.`, `exit`: understood, nothing to do.
+    /// `accepted`/`rejected` feature replies, `random`, `name`, `ics`, `nps`: understood, nothing to do.
     Ignored,
+    /// `computer`: the opponent is an engine (XBoard sends it in engine-engine games, where it checks win and
+    /// draw claims against its own idea of the rules).
+    Computer,
+    /// `analyze`: search the current position until told otherwise, playing nothing.
+    Analyze,
+    /// `exit`: leave analysis mode.
+    Exit,
+    /// `.`: a status line of the running analysis.
+    Stat,
+    /// `hint`: the move Corvid expects or suggests.
+    Hint,
+    /// `bk`: the book moves of the position (Corvid has no book).
+    Book,
     New,
     Variant(String),
     Force,
@@ -111,8 +123,13 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, XboardError> {
     let cmd = match head {
         "xboard" => Command::Xboard,
         "protover" => Command::Protover(rest.parse().map_err(|_| bad("protover"))?),
-        "accepted" | "rejected" | "random" | "computer" | "name" | "ics" | "hint" | "bk" | "."
-        | "exit" | "nps" => Command::Ignored,
+        "accepted" | "rejected" | "random" | "name" | "ics" | "nps" => Command::Ignored,
+        "computer" => Command::Computer,
+        "analyze" => Command::Analyze,
+        "exit" => Command::Exit,
+        "." => Command::Stat,
+        "hint" => Command::Hint,
+        "bk" => Command::Book,
         "new" => Command::New,
         "variant" if !rest.is_empty() => Command::Variant(rest.to_string()),
         "variant" => return Err(bad("variant")),

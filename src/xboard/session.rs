@@ -1,22 +1,23 @@
 //! A CECP session: the game record, the engine and the thinking, driven by the parsed commands.
 
 use super::format::*;
-use super::games::{Cecp, CecpGame, CecpGameOf};
+use super::games::{CecpGame, CecpGameOf};
 use super::parse::*;
 use crate::chess::{Color, Position};
 use crate::conduct::{Conduct, Policy};
 use crate::engine::{
     find_cecp_option, find_option, BestMove, Engine, OptionError, OptionKind, Report,
 };
-use crate::game::{GameKind, Variant as _};
+use crate::game::{Cecp, GameKind, Variant as _};
 use crate::makro::xbetza::makro_variant_lines;
-use crate::rules::{Rules, RulesError};
+use crate::rules::Outcome;
 use crate::search::{Bound, Event, Limits, Score};
-use crate::variants::{AnyGame, Chess, Makromachy};
+use crate::variants::{AnyGame, Chess, Makromachy, Registered};
 use crate::{by_game, for_game};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::time::Instant;
 
 // ---------------------------------------------------------------------------------------------------------
 // The protocol loop
@@ -54,70 +55,6 @@ where
     s.engine.quit();
 }
 
-/// What the session asks of the game record, whichever game is played (`variants::ChessRecord` for chess,
-/// `variants::MakroRecord` for Makromachy).
-trait CecpRecord {
-    fn side_to_move(&self) -> Color;
-    /// Full moves made since the start position.
-    fn moves_made(&self) -> u32;
-    fn fullmove(&self) -> u32;
-    fn pending_offer(&self) -> Option<Color>;
-    fn can_offer_draw(&self, who: Color) -> bool;
-    fn offer_draw(&mut self, who: Color) -> Result<(), RulesError>;
-    fn accept_draw(&mut self, who: Color) -> Result<(), RulesError>;
-    fn decline_draw(&mut self, who: Color) -> Result<(), RulesError>;
-    fn resign(&mut self, who: Color) -> Result<(), RulesError>;
-    fn take_back(&mut self, plies: usize) -> usize;
-    /// The static evaluation of the current position for `me`.
-    fn static_eval(&self, me: Color) -> i32;
-    /// What the material says about a draw.
-    fn draw_material(&self) -> crate::conduct::DrawMaterial;
-}
-
-impl<V: Rules> CecpRecord for crate::rules::Record<V> {
-    fn side_to_move(&self) -> Color {
-        crate::rules::Record::side_to_move(self)
-    }
-    fn moves_made(&self) -> u32 {
-        crate::rules::Record::moves_made(self)
-    }
-    fn fullmove(&self) -> u32 {
-        crate::rules::Record::fullmove(self)
-    }
-    fn pending_offer(&self) -> Option<Color> {
-        crate::rules::Record::pending_offer(self)
-    }
-    fn can_offer_draw(&self, who: Color) -> bool {
-        crate::rules::Record::can_offer_draw(self, who)
-    }
-    fn offer_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        crate::rules::Record::offer_draw(self, who)
-    }
-    fn accept_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        crate::rules::Record::accept_draw(self, who)
-    }
-    fn decline_draw(&mut self, who: Color) -> Result<(), RulesError> {
-        crate::rules::Record::decline_draw(self, who)
-    }
-    fn resign(&mut self, who: Color) -> Result<(), RulesError> {
-        crate::rules::Record::resign(self, who)
-    }
-    fn take_back(&mut self, plies: usize) -> usize {
-        crate::rules::Record::take_back(self, plies)
-    }
-    fn draw_material(&self) -> crate::conduct::DrawMaterial {
-        crate::rules::Record::draw_material(self)
-    }
-    fn static_eval(&self, me: Color) -> i32 {
-        let v = V::evaluate(self.position());
-        if self.side_to_move() == me {
-            v
-        } else {
-            -v
-        }
-    }
-}
-
 /// The state of a CECP session.
 struct CecpSession<W: Write> {
     engine: Engine,
@@ -144,6 +81,27 @@ struct CecpSession<W: Write> {
     conduct: Conduct,
     /// Makromachy: may Corvid castle? XBoard 4.9 cannot show fast castling, so by default it does not.
     fast_castling: bool,
+    /// Analysis mode (`analyze` until `exit`): Corvid searches the current position without end and plays
+    /// nothing.
+    analyzing: bool,
+    /// The opponent is an engine (`computer`, until `new`).
+    opponent_computer: bool,
+    /// The running search's progress, for `.`.
+    progress: Progress,
+    /// The latest PV: the FEN of its root and its moves in the engine's text, for `hint`.
+    last_pv: Option<(String, Vec<String>)>,
+}
+
+/// How far the running search has got: what `.` reports.
+#[derive(Clone, Debug, Default)]
+struct Progress {
+    started: Option<Instant>,
+    depth: u32,
+    nodes: u64,
+    /// Root moves the search looks at.
+    root_moves: usize,
+    /// The root move being searched (the GUI's text) and its number from 1, once the search says.
+    current: Option<(String, usize)>,
 }
 
 impl<W: Write> CecpSession<W> {
@@ -167,6 +125,10 @@ impl<W: Write> CecpSession<W> {
             opp_clock_ms: None,
             conduct: Conduct::new(Policy::default()),
             fast_castling: false,
+            analyzing: false,
+            opponent_computer: false,
+            progress: Progress::default(),
+            last_pv: None,
         }
     }
 
@@ -177,18 +139,25 @@ impl<W: Write> CecpSession<W> {
         }
     }
 
-    /// The game being played.
-    fn record(&self) -> &dyn CecpRecord {
-        by_game!(&self.game, g, V => &g.record as &dyn CecpRecord)
+    /// The side to move in the game being played.
+    fn side_to_move(&self) -> Color {
+        by_game!(&self.game, g, V => g.record.side_to_move())
     }
 
-    /// The game being played, to change it.
-    fn record_mut(&mut self) -> &mut dyn CecpRecord {
-        by_game!(&mut self.game, g, V => &mut g.record as &mut dyn CecpRecord)
+    /// The static evaluation of the game's current position for `me`.
+    fn static_eval(&self, me: Color) -> i32 {
+        by_game!(&self.game, g, V => {
+            let v = V::evaluate(g.record.position());
+            if g.record.side_to_move() == me {
+                v
+            } else {
+                -v
+            }
+        })
     }
 
     /// A new game of `V` from `start`.
-    fn start_game<V: Cecp>(&mut self, start: V::Position) {
+    fn start_game<V: Registered + Cecp>(&mut self, start: V::Position) {
         self.game = V::into_any::<CecpGameOf>(CecpGame::new(start));
     }
 
@@ -218,8 +187,49 @@ impl<W: Write> CecpSession<W> {
                 return true;
             }
         };
+        // What changes the position restarts a running analysis on the new one.
+        let restarts_analysis = matches!(
+            cmd,
+            Command::New
+                | Command::Variant(_)
+                | Command::SetBoard(_)
+                | Command::Undo
+                | Command::Remove
+                | Command::UserMove(_)
+                | Command::Force
+                | Command::Analyze
+        );
         match cmd {
             Command::Xboard | Command::Ignored => {}
+            Command::Computer => self.opponent_computer = true,
+            Command::Analyze => {
+                self.abort_search();
+                self.analyzing = true;
+            }
+            Command::Exit => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                    // Out of analysis Corvid plays nothing until told to (`go`, `playother`).
+                    self.force = true;
+                }
+            }
+            Command::Stat => {
+                if self.analyzing && self.is_thinking() {
+                    let line = self.stat01();
+                    self.emit(&line);
+                }
+            }
+            Command::Hint => {
+                if let Some(m) = self.hint() {
+                    self.emit(&format!("Hint: {m}"));
+                }
+            }
+            Command::Book => {
+                // A book listing is lines starting with a blank, then an empty line.
+                self.emit(" Corvid has no opening book");
+                self.emit("");
+            }
             Command::Protover(v) => {
                 if v >= 2 {
                     let f = format_features();
@@ -240,6 +250,8 @@ impl<W: Write> CecpSession<W> {
                 self.own_clock_ms = None;
                 self.opp_clock_ms = None;
                 self.conduct.reset();
+                self.opponent_computer = false;
+                self.last_pv = None;
                 self.engine.new_game();
             }
             Command::Variant(v) => match v.as_str() {
@@ -259,14 +271,18 @@ impl<W: Write> CecpSession<W> {
                 self.force = true;
             }
             Command::Go => {
+                if self.analyzing {
+                    self.abort_search();
+                    self.analyzing = false;
+                }
                 self.force = false;
-                self.corvid = self.record().side_to_move();
+                self.corvid = self.side_to_move();
                 self.ended = false;
                 self.maybe_think();
             }
             Command::PlayOther => {
                 self.force = false;
-                self.corvid = self.record().side_to_move().flip();
+                self.corvid = self.side_to_move().flip();
                 self.ended = false;
             }
             Command::Level(l) => {
@@ -305,7 +321,8 @@ impl<W: Write> CecpSession<W> {
             Command::Undo | Command::Remove => {
                 self.abort_search();
                 let plies = if cmd == Command::Undo { 1 } else { 2 };
-                if self.record_mut().take_back(plies) < plies {
+                let taken = by_game!(&mut self.game, g, V => g.record.take_back(plies));
+                if taken < plies {
                     self.emit(&format!("Error (no move to take back): {}", line.trim()));
                 }
                 self.ended = false;
@@ -355,6 +372,9 @@ impl<W: Write> CecpSession<W> {
             Command::Option { name, value } => self.set_option(&name, value.as_deref()),
             Command::Quit => return false,
         }
+        if restarts_analysis && self.analyzing {
+            self.analyze();
+        }
         true
     }
 
@@ -381,7 +401,17 @@ impl<W: Write> CecpSession<W> {
         }
         // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
         while self.reports.try_recv().is_ok() {}
-        self.start_game::<Makromachy>(crate::makro::Position::startpos());
+        // Without fast castling the game starts without castling rights, as XBoard records it (its FEN tag,
+        // and the `setboard` it sends the second engine, have none: it cannot show this castling), so both
+        // engines and XBoard's record count repetitions alike.
+        let start = if self.fast_castling {
+            crate::makro::Position::startpos()
+        } else {
+            let fen = crate::makro::STARTPOS.replacen(" KQkq ", " - ", 1);
+            crate::makro::Position::from_fen(&fen)
+                .unwrap_or_else(|_| crate::makro::Position::startpos())
+        };
+        self.start_game::<Makromachy>(start);
         self.ended = false;
         self.conduct.reset();
         for line in makro_variant_lines() {
@@ -450,27 +480,50 @@ impl<W: Write> CecpSession<W> {
 
     /// Starts Corvid's search when it is to move, may move, and the game goes on.
     fn maybe_think(&mut self) {
-        if self.force || self.ended || self.is_thinking() {
+        if self.force || self.analyzing || self.ended || self.is_thinking() {
             return;
         }
         for_game!(self.game.kind(), V => self.think::<V>());
     }
 
     /// `maybe_think` for the game of variant `V` (which the session plays).
-    fn think<V: Cecp>(&mut self) {
+    fn think<V: Registered + Cecp>(&mut self) {
         let Some(g) = V::from_any(&self.game) else {
             return;
         };
-        let pos = g.record.position().clone();
-        if V::side_to_move(&pos) != self.corvid {
+        if V::side_to_move(g.record.position()) != self.corvid {
             return;
         }
         if let Some(o) = g.record.outcome() {
             // Asked to move in a finished game: say how it ended.
-            self.emit(&format_result(&o));
+            self.announce_end::<V>(&o, None);
             self.ended = true;
             return;
         }
+        let limits = self.limits();
+        self.start_search::<V>(limits);
+    }
+
+    /// Analysis (`analyze`): an endless search of the current position, restarted on every change; a
+    /// finished game has nothing to analyse.
+    fn analyze(&mut self) {
+        self.abort_search();
+        let over = by_game!(&self.game, g, V => g.record.is_over());
+        if !over {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            for_game!(self.game.kind(), V => self.start_search::<V>(limits));
+        }
+    }
+
+    /// Starts a search of the game's current position (Corvid's move, or analysis).
+    fn start_search<V: Registered + Cecp>(&mut self, limits: Limits) {
+        let Some(g) = V::from_any(&self.game) else {
+            return;
+        };
+        let pos = g.record.position().clone();
         let (start, moves) = (g.record.start().clone(), g.record.moves().to_vec());
         if self.engine.set_game::<V>(&start, &moves).is_err() {
             self.emit("Error (internal): the game could not be set up for the search");
@@ -478,11 +531,72 @@ impl<W: Write> CecpSession<W> {
         }
         let only = V::search_moves(&pos, self.fast_castling);
         self.search_score = None;
+        self.progress = Progress {
+            started: Some(Instant::now()),
+            root_moves: if only.is_empty() {
+                V::legal_moves(&pos).len()
+            } else {
+                only.len()
+            },
+            ..Progress::default()
+        };
         if let Some(g) = V::from_any_mut(&mut self.game) {
             g.thinking = Some(pos);
         }
-        let limits = self.limits();
         self.engine.go(limits, &only);
+    }
+
+    /// The `.` reply: `stat01: time nodes ply mvleft mvtot mvname` (time in centiseconds).
+    fn stat01(&self) -> String {
+        let p = &self.progress;
+        let cs = p.started.map_or(0, |t| t.elapsed().as_millis() / 10);
+        let (left, name) = match &p.current {
+            Some((m, n)) => (p.root_moves.saturating_sub(*n), m.as_str()),
+            None => (p.root_moves, ""),
+        };
+        format!(
+            "stat01: {cs} {} {} {left} {} {name}",
+            p.nodes, p.depth, p.root_moves
+        )
+        .trim_end()
+        .to_string()
+    }
+
+    /// The `hint` move: the latest PV's move from the current position, when the game is on that PV.
+    fn hint(&self) -> Option<String> {
+        let (root, pv) = self.last_pv.as_ref()?;
+        let chess960 = self.chess960;
+        by_game!(&self.game, g, V => {
+            let now = V::to_fen(g.record.position());
+            let mut pos = V::from_fen(root, chess960).ok()?;
+            for text in pv {
+                let m = V::parse_move(&pos, text).ok()?;
+                if V::to_fen(&pos) == now {
+                    return Some(V::write_move(&pos, m));
+                }
+                V::play(&mut pos, m);
+            }
+            None
+        })
+    }
+
+    /// Says how the game ended by the rules, with Corvid's move that ended it (`move_text`) if any. XBoard
+    /// accepts a claimed loss and a draw both engines offer as they are, but checks an engine's claim of its
+    /// own win or of a draw against its own reading of the rules: in an engine-engine game of a variant it
+    /// does not know exactly, Corvid offers the draw, claims its own losses and leaves its wins to the loser
+    /// to claim (the other engine is Corvid too: no other engine plays these variants).
+    fn announce_end<V: Cecp>(&mut self, o: &Outcome, move_text: Option<&str>) {
+        let checked = self.opponent_computer && !V::GUI_KNOWS_RULES;
+        if checked && o.winner.is_none() {
+            // The offer goes with the move (before it), as any draw offer.
+            self.emit("offer draw");
+        }
+        if let Some(t) = move_text {
+            self.emit(&format!("move {t}"));
+        }
+        if !checked || o.winner.is_some_and(|w| w != self.corvid) {
+            self.emit(&format_result(o));
+        }
     }
 
     /// The search limits from `st`, `sd` and `level` with the `time`/`otim` clocks.
@@ -512,7 +626,7 @@ impl<W: Write> CecpSession<W> {
         }
         if level.moves > 0 {
             // Moves Corvid has made in this game (the start may be any move number).
-            let made = self.record().moves_made();
+            let made = by_game!(&self.game, g, V => g.record.moves_made());
             l.movestogo = Some(level.moves - made % level.moves);
         }
         l
@@ -526,22 +640,42 @@ impl<W: Write> CecpSession<W> {
                 if info.multipv != 1 {
                     return;
                 }
-                let line = by_game!(&self.game, g, V => g.thinking.as_ref().map(|root| V::thinking(&info, root)));
-                let Some(line) = line else {
+                let seen = by_game!(&self.game, g, V => g.thinking.as_ref().map(|root| {
+                    let line = format_thinking_text(&info, &V::pv_text(root, &info.pv).join(" "));
+                    (line, V::to_fen(root))
+                }));
+                let Some((line, root)) = seen else {
                     return;
                 };
                 if info.bound == Bound::Exact {
                     self.search_score = Some(info.score);
                 }
-                if self.post && !info.pv.is_empty() {
-                    self.emit(&line);
+                self.progress.depth = info.depth;
+                self.progress.nodes = info.nodes;
+                if !info.pv.is_empty() {
+                    self.last_pv = Some((root, info.pv.clone()));
+                    // Analysis is thinking output, whatever `post` says.
+                    if self.post || self.analyzing {
+                        self.emit(&line);
+                    }
                 }
             }
             Report::Search(Event::Text(t)) => {
                 let line = format!("# {}", t.replace('\n', " "));
                 self.emit(&line);
             }
-            Report::Search(Event::CurrMove { .. }) => {}
+            Report::Search(Event::CurrMove { mv, number, .. }) => {
+                let text = by_game!(&self.game, g, V => g.thinking.as_ref().and_then(|root| {
+                    V::pv_text(root, std::slice::from_ref(&mv)).pop()
+                }));
+                if let Some(text) = text {
+                    self.progress.current = Some((text, number));
+                }
+            }
+            Report::BestMove(_) if self.analyzing => {
+                // An analysis plays nothing.
+                by_game!(&mut self.game, g, V => g.thinking = None);
+            }
             Report::BestMove(outcome) => {
                 for_game!(self.game.kind(), V => self.finish_search::<V>(outcome));
             }
@@ -549,7 +683,7 @@ impl<W: Write> CecpSession<W> {
     }
 
     /// Corvid's search is done: answer a standing draw offer, resign, or move (maybe offering a draw).
-    fn finish_search<V: Cecp>(&mut self, outcome: BestMove) {
+    fn finish_search<V: Registered + Cecp>(&mut self, outcome: BestMove) {
         let Some(root) = V::from_any_mut(&mut self.game).and_then(|g| g.thinking.take()) else {
             return;
         };
@@ -566,7 +700,7 @@ impl<W: Write> CecpSession<W> {
         let Some(m) = m else {
             // No legal move: the rules module already ended the game; say so.
             if let Some(o) = g.record.outcome() {
-                self.emit(&format_result(&o));
+                self.announce_end::<V>(&o, None);
             }
             return;
         };
@@ -577,8 +711,7 @@ impl<W: Write> CecpSession<W> {
         let ended = g.record.outcome();
         let text = V::write_move(&root, m);
         if let Some(o) = ended {
-            self.emit(&format!("move {text}"));
-            self.emit(&format_result(&o));
+            self.announce_end::<V>(&o, Some(&text));
             self.ended = true;
             return;
         }
@@ -592,22 +725,15 @@ impl<W: Write> CecpSession<W> {
         let me = self.corvid;
         let score = self
             .search_score
-            .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
+            .unwrap_or_else(|| Score::Cp(self.static_eval(me)));
         self.conduct.record(score);
-        if self.record().pending_offer() == Some(me.flip()) {
-            if self
-                .conduct
-                .accepts_draw(score, self.record().draw_material())
-                && self.record_mut().accept_draw(me).is_ok()
-            {
-                // Accepting is offering back; the GUI ends the game.
-                self.emit("offer draw");
-                self.ended = true;
-                return false;
-            }
-            let _ = self.record_mut().decline_draw(me);
+        let offered = by_game!(&self.game, g, V => g.record.pending_offer()) == Some(me.flip());
+        if offered && self.answer_draw_offer(me, score) {
+            return false;
         }
-        if self.conduct.should_resign() && self.record_mut().resign(me).is_ok() {
+        if self.conduct.should_resign()
+            && by_game!(&mut self.game, g, V => g.record.resign(me).is_ok())
+        {
             self.emit("resign");
             self.ended = true;
             return false;
@@ -615,19 +741,39 @@ impl<W: Write> CecpSession<W> {
         true
     }
 
+    /// Corvid (`me`, whose evaluation is `score`) answers the opponent's standing draw offer: accepts it when
+    /// its policy says so (accepting is offering back; the GUI ends the game), declines it otherwise. True
+    /// when accepted.
+    fn answer_draw_offer(&mut self, me: Color, score: Score) -> bool {
+        let conduct = &self.conduct;
+        let accepted = by_game!(&mut self.game, g, V => {
+            let accepted = conduct.accepts_draw(score, g.record.draw_material())
+                && g.record.accept_draw(me).is_ok();
+            if !accepted {
+                let _ = g.record.decline_draw(me);
+            }
+            accepted
+        });
+        if accepted {
+            self.emit("offer draw");
+            self.ended = true;
+        }
+        accepted
+    }
+
     /// After Corvid's move: offer a draw when the policy says so. The offer goes with the move (CECP: before
     /// it), so it stands until the opponent replies.
     fn maybe_offer_draw(&mut self, me: Color) {
-        let r = self.record();
-        if self
-            .conduct
-            .should_offer_draw_at(r.can_offer_draw(me), r.fullmove(), r.draw_material())
-            && self.record_mut().offer_draw(me).is_ok()
-        {
+        let conduct = &self.conduct;
+        let offered = by_game!(&mut self.game, g, V => {
+            let r = &mut g.record;
+            conduct.should_offer_draw_at(r.can_offer_draw(me), r.fullmove(), r.draw_material())
+                && r.offer_draw(me).is_ok()
+        });
+        if offered {
             self.emit("offer draw");
         }
     }
-
     fn user_move(&mut self, text: &str) {
         // A move for the side to move while Corvid thinks means the GUI has moved on: it wins.
         self.abort_search();
@@ -635,7 +781,7 @@ impl<W: Write> CecpSession<W> {
     }
 
     /// `user_move` for the game of variant `V`.
-    fn play_user_move<V: Cecp>(&mut self, text: &str) {
+    fn play_user_move<V: Registered + Cecp>(&mut self, text: &str) {
         let Some(g) = V::from_any_mut(&mut self.game) else {
             return;
         };
@@ -650,8 +796,8 @@ impl<W: Write> CecpSession<W> {
             return;
         }
         if let Some(o) = ended {
-            if !self.force {
-                self.emit(&format_result(&o));
+            if !self.force && !self.analyzing {
+                self.announce_end::<V>(&o, None);
                 self.ended = true;
             }
             return;
@@ -662,14 +808,21 @@ impl<W: Write> CecpSession<W> {
     /// The opponent offers a draw. The offer must be valid by the rules (else it is ignored, with a note);
     /// Corvid answers after its next search when it is to move, at once otherwise.
     fn opponent_offers_draw(&mut self) {
-        let to_move = self.record().side_to_move();
+        let drawn =
+            by_game!(&self.game, g, V => g.record.outcome().is_some_and(|o| o.winner.is_none()));
+        if drawn {
+            // The game is already drawn by the rules: agreeing says so in a form every GUI takes.
+            self.emit("offer draw");
+            return;
+        }
+        let to_move = self.side_to_move();
         let corvid_to_move = self.force || self.corvid == to_move;
         let opponent = if corvid_to_move {
             to_move.flip()
         } else {
             self.corvid.flip()
         };
-        if let Err(e) = self.record_mut().offer_draw(opponent) {
+        if let Err(e) = by_game!(&mut self.game, g, V => g.record.offer_draw(opponent)) {
             self.emit(&format!("# draw offer not valid: {e}"));
             return;
         }
@@ -680,16 +833,67 @@ impl<W: Write> CecpSession<W> {
         let score = self
             .conduct
             .last()
-            .unwrap_or_else(|| Score::Cp(self.record().static_eval(me)));
-        if self
-            .conduct
-            .accepts_draw(score, self.record().draw_material())
-            && self.record_mut().accept_draw(me).is_ok()
-        {
-            self.emit("offer draw");
-            self.ended = true;
-        } else {
-            let _ = self.record_mut().decline_draw(me);
+            .unwrap_or_else(|| Score::Cp(self.static_eval(me)));
+        self.answer_draw_offer(me, score);
+    }
+}
+
+/// A session driven by tests: lines in, the engine's reports pumped, the output read back as lines.
+#[cfg(test)]
+pub(super) struct TestSession(CecpSession<Vec<u8>>);
+
+#[cfg(test)]
+impl TestSession {
+    pub(super) fn new() -> TestSession {
+        let (report_tx, reports) = unbounded::<Report>();
+        let engine = Engine::new(Arc::new(move |r| {
+            let _ = report_tx.send(r);
+        }));
+        TestSession(CecpSession::new(engine, reports.clone(), Vec::new()))
+    }
+
+    /// Handles `line` and returns what was written at once.
+    pub(super) fn send(&mut self, line: &str) -> Vec<String> {
+        self.0.handle(line);
+        self.take()
+    }
+
+    /// Handles the engine's reports for up to `ms` milliseconds, or until a line written satisfies `stop`.
+    pub(super) fn pump(&mut self, ms: u64, stop: impl Fn(&str) -> bool) -> Vec<String> {
+        let end = Instant::now() + std::time::Duration::from_millis(ms);
+        let mut lines = Vec::new();
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            if let Ok(r) = self.0.reports.recv_timeout(left) {
+                self.0.report(r);
+            }
+            let new = self.take();
+            let done = new.iter().any(|l| stop(l));
+            lines.extend(new);
+            if done {
+                break;
+            }
         }
+        lines
+    }
+
+    /// The FEN of the game's current position.
+    pub(super) fn fen(&self) -> String {
+        by_game!(&self.0.game, g, V => V::to_fen(g.record.position()))
+    }
+
+    fn take(&mut self) -> Vec<String> {
+        let out = std::mem::take(&mut self.0.output);
+        String::from_utf8_lossy(&out)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+impl Drop for TestSession {
+    fn drop(&mut self) {
+        self.0.abort_search();
+        self.0.engine.quit();
     }
 }

@@ -3,7 +3,6 @@
 
 use super::parse::MAX_CLOCK_MS;
 use super::*;
-use crate::chess::{MoveKind, Position};
 use crate::search::{Bound, Info, Score};
 
 fn parse(line: &str) -> Command {
@@ -151,7 +150,7 @@ fn scores_and_thinking() {
         pv: vec!["g1f3".into(), "d7d5".into(), "zz".into()],
     };
     assert_eq!(
-        format_thinking(&info, &Position::startpos()),
+        format_thinking_text(&info, "Nf3 d5"),
         "6 21 123 5000 9 100000 42\tNf3 d5"
     );
 }
@@ -204,20 +203,169 @@ fn makromachy_moves_are_commands() {
     }
 }
 
-#[test]
-fn chess960_castling_is_written_o_o() {
-    let p = Position::from_fen(
-        "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1",
-        true,
-    )
-    .unwrap();
-    let castle = p
-        .legal_moves()
+// ---------------------------------------------------------------------------------------------------------
+// Sessions driven line by line
+
+use super::session::TestSession;
+use crate::chess::Position;
+
+/// The PV of a thinking line (after the tab), if it is one.
+fn pv_of(line: &str) -> Option<&str> {
+    line.split_once('\t').map(|(_, pv)| pv)
+}
+
+/// Pumps until a thinking line whose first PV move `legal` accepts, and returns that move.
+fn analysed_move(s: &mut TestSession, legal: impl Fn(&str) -> bool) -> String {
+    let lines = s.pump(20_000, |l| {
+        pv_of(l)
+            .and_then(|pv| pv.split(' ').next())
+            .is_some_and(&legal)
+    });
+    assert!(lines.iter().all(|l| !l.starts_with("move ")), "{lines:?}");
+    lines
         .iter()
-        .find(|m| m.kind() == MoveKind::Castling)
-        .copied()
-        .unwrap();
-    assert_eq!(format_move(&p, castle), "O-O");
-    let n = p.parse_uci_move("c1d3").unwrap();
-    assert_eq!(format_move(&p, n), "c1d3");
+        .rev()
+        .find_map(|l| pv_of(l)?.split(' ').next().filter(|m| legal(m)))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no analysis of the position: {lines:?}"))
+}
+
+#[test]
+fn features_offer_analysis() {
+    assert!(format_features().contains(" analyze=1 "));
+    assert_eq!(parse("analyze"), Command::Analyze);
+    assert_eq!(parse("exit"), Command::Exit);
+    assert_eq!(parse("."), Command::Stat);
+    assert_eq!(parse("hint"), Command::Hint);
+    assert_eq!(parse("bk"), Command::Book);
+    assert_eq!(parse("computer"), Command::Computer);
+}
+
+/// Chess analysis: thinking lines without a move, restarted after `usermove`, `undo` and `setboard`; `.`,
+/// `hint` and `bk` answered; `exit` ends it, after which a move gets no reply (force mode).
+#[test]
+fn chess_analysis_follows_the_game_and_plays_nothing() {
+    let mut s = TestSession::new();
+    s.send("new");
+    s.send("force");
+    assert!(s.send("analyze").is_empty());
+    let start = Position::startpos();
+    let san_ok = |p: Position| move |m: &str| p.parse_san(m).is_ok();
+    analysed_move(&mut s, san_ok(start));
+    // `.`: stat01: time nodes ply mvleft mvtot [mvname], figures that add up.
+    let stat = s.send(".");
+    assert_eq!(stat.len(), 1, "{stat:?}");
+    let f: Vec<&str> = stat[0].split(' ').collect();
+    assert_eq!(f[0], "stat01:", "{stat:?}");
+    let n: Vec<u64> = f[1..6].iter().map(|x| x.parse().unwrap()).collect();
+    assert_eq!(n[4], 20, "20 root moves: {stat:?}");
+    assert!(n[3] <= n[4] && n[1] > 0, "{stat:?}");
+    // A move: the analysis goes on from the new position, for Black.
+    assert!(s.send("usermove e2e4").is_empty());
+    let mut after = start;
+    after.make_move(after.parse_uci_move("e2e4").unwrap());
+    let best = analysed_move(&mut s, san_ok(after));
+    let hint = s.send("hint");
+    let m = hint[0].strip_prefix("Hint: ").unwrap();
+    assert!(after.parse_uci_move(m).is_ok(), "{hint:?} (best {best})");
+    // Back to the start position, then another position altogether.
+    s.send("undo");
+    analysed_move(&mut s, san_ok(start));
+    let fen = "4k3/8/8/8/8/8/4P3/4K2R w K - 0 1";
+    s.send(&format!("setboard {fen}"));
+    analysed_move(&mut s, san_ok(Position::from_fen(fen, false).unwrap()));
+    assert_eq!(s.send("bk"), [" Corvid has no opening book", ""]);
+    // Leaving analysis: no more thinking, and Corvid is in force mode.
+    s.send("exit");
+    s.pump(300, |_| false);
+    assert!(s.send(".").is_empty());
+    s.send("usermove e2e4");
+    let quiet = s.pump(500, |_| false);
+    assert!(quiet.is_empty(), "{quiet:?}");
+}
+
+#[test]
+fn chess960_analysis() {
+    let mut s = TestSession::new();
+    s.send("new");
+    s.send("variant fischerandom");
+    let fen = "bqnbrk1r/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w HEhe - 0 1";
+    s.send(&format!("setboard {fen}"));
+    s.send("force");
+    s.send("analyze");
+    let pos = Position::from_fen(fen, true).unwrap();
+    analysed_move(&mut s, |m| pos.parse_san(m).is_ok());
+    let hint = s.send("hint");
+    let m = hint[0].strip_prefix("Hint: ").unwrap();
+    assert!(m == "O-O" || pos.parse_uci_move(m).is_ok(), "{hint:?}");
+    s.send("exit");
+}
+
+#[test]
+fn makromachy_analysis_follows_the_game() {
+    let mut s = TestSession::new();
+    s.send("new");
+    let setup = s.send("variant makromachy");
+    assert!(setup[0].starts_with("setup "), "{setup:?}");
+    s.send("force");
+    s.send("analyze");
+    let start = crate::makro::Position::startpos();
+    analysed_move(&mut s, |m| start.parse_move(m).is_ok());
+    s.send("usermove h4h7");
+    let mut after = start.clone();
+    after.make_move(after.parse_move("h4h7").unwrap());
+    analysed_move(&mut s, |m| after.parse_move(m).is_ok());
+    let hint = s.send("hint");
+    let m = hint[0].strip_prefix("Hint: ").unwrap();
+    assert!(after.parse_move(m).is_ok(), "{hint:?}");
+    s.send("exit");
+}
+
+/// White mates with `b1b14` (Rooks on a13 and b1 against a lone King in the corner).
+const MAKRO_MATE_IN_ONE: &str = "13k/R13/14/14/14/14/14/14/14/14/14/14/14/1R10K1 w - - 0 1";
+
+/// Makromachy endings against another engine (`computer`): XBoard checks a claimed win against its own
+/// reading of the rules, so Corvid leaves the claim to the mated side, which claims its loss; against a
+/// person the winner claims.
+#[test]
+fn makromachy_mates_are_claimed_by_the_loser_between_engines() {
+    for computer in [false, true] {
+        let mut s = TestSession::new();
+        s.send("new");
+        s.send("variant makromachy");
+        s.send(&format!("setboard {MAKRO_MATE_IN_ONE}"));
+        if computer {
+            s.send("computer");
+        }
+        s.send("sd 2");
+        s.send("go");
+        let lines = s.pump(20_000, |l| l.starts_with("move "));
+        let lines = [lines, s.pump(300, |_| false)].concat();
+        assert!(lines.contains(&"move b1b14".to_string()), "{lines:?}");
+        let claimed = lines.contains(&"1-0 {White mates}".to_string());
+        assert_eq!(claimed, !computer, "{lines:?}");
+        // The mated side claims its loss either way.
+        let mut s = TestSession::new();
+        s.send("new");
+        s.send("variant makromachy");
+        s.send(&format!("setboard {MAKRO_MATE_IN_ONE}"));
+        if computer {
+            s.send("computer");
+        }
+        assert_eq!(s.send("usermove b1b14"), ["1-0 {White mates}"]);
+    }
+}
+
+/// XBoard cannot show fast castling, records the start without castling rights and sends the second engine
+/// that FEN: without `FastCastling`, Corvid's game starts the same way (so both count repetitions alike).
+#[test]
+fn makromachy_starts_without_castling_rights_unless_fast_castling() {
+    let mut s = TestSession::new();
+    s.send("new");
+    s.send("variant makromachy");
+    assert!(s.fen().ends_with(" w - - 0 1"), "{}", s.fen());
+    s.send("option FastCastling=1");
+    s.send("new");
+    s.send("variant makromachy");
+    assert!(s.fen().ends_with(" w KQkq - 0 1"), "{}", s.fen());
 }

@@ -1,5 +1,6 @@
 //! Orthodox chess and Chess960 as a [`Variant`].
 
+mod cecp;
 mod play;
 mod rules;
 mod search;

@@ -2,6 +2,7 @@
 
 use crate::eval::makro::MakroEval;
 use crate::game::{GameKind, Variant};
+mod cecp;
 mod params;
 mod play;
 mod rules;

@@ -369,3 +369,49 @@ fn makromachy_starts_without_castling_rights_unless_fast_castling() {
     s.send("variant makromachy");
     assert!(s.fen().ends_with(" w KQkq - 0 1"), "{}", s.fen());
 }
+
+/// White's only move takes the last black piece: bare Kings, a draw.
+const MAKRO_BARE_KINGS_IN_ONE: &str = "13k/14/14/14/14/14/14/14/14/14/14/14/q13/K13 w - - 0 1";
+
+/// Makromachy draws against another engine are offered (by both sides, so XBoard ends the game as agreed)
+/// rather than claimed; against a person they are claimed.
+#[test]
+fn makromachy_draws_are_offered_between_engines() {
+    for computer in [false, true] {
+        let start = |s: &mut TestSession| {
+            s.send("new");
+            s.send("variant makromachy");
+            s.send(&format!("setboard {MAKRO_BARE_KINGS_IN_ONE}"));
+            if computer {
+                s.send("computer");
+            }
+        };
+        let claim = "1/2-1/2 {Draw: bare kings}".to_string();
+        // Corvid's own move draws.
+        let mut s = TestSession::new();
+        start(&mut s);
+        s.send("sd 2");
+        s.send("go");
+        let lines = s.pump(20_000, |l| l.starts_with("move "));
+        let lines = [lines, s.pump(300, |_| false)].concat();
+        let expected = if computer {
+            vec!["offer draw".to_string(), "move a1a2".to_string()]
+        } else {
+            vec!["move a1a2".to_string(), claim.clone()]
+        };
+        assert_eq!(lines, expected);
+        // The opponent's move draws; a `draw` after it is agreed.
+        let mut s = TestSession::new();
+        start(&mut s);
+        let reply = s.send("usermove a1a2");
+        assert_eq!(
+            reply,
+            [if computer {
+                "offer draw"
+            } else {
+                claim.as_str()
+            }]
+        );
+        assert_eq!(s.send("draw"), ["offer draw"]);
+    }
+}

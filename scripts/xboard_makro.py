@@ -40,6 +40,63 @@ def start_xvfb():
     sys.exit("no free X display for Xvfb")
 
 
+# A scripted engine for the Terror check: it answers the handshake, sends Corvid's `setup` and `piece` lines
+# (the first engine, with the check's position) and plays its moves in turn.
+FAKE_ENGINE = r"""
+import sys
+role, table, fen, moves = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+force = False
+def out(s):
+    sys.stdout.write(s + "\n"); sys.stdout.flush()
+for line in sys.stdin:
+    w = line.split()
+    if not w:
+        continue
+    if w[0] == "protover":
+        out('feature usermove=1 setboard=1 sigint=0 sigterm=0 variants="makromachy" myname="script" done=1')
+    elif w[0] == "variant" and role == "first":
+        for l in open(table).read().splitlines():
+            out(l.rsplit(" ", 6)[0] + " " + fen if l.startswith("setup ") else l)
+    elif w[0] == "force":
+        force = True
+    elif w[0] in ("go", "usermove"):
+        force = force and w[0] != "go"
+        if not force and moves:
+            out("move " + moves.pop(0))
+    elif w[0] == "quit":
+        break
+"""
+
+# White's Archer takes Black's Terror right after Black's Rook took White's Terror: legal by the rules, and
+# refused by XBoard 4.9 when the Terror is its Lion type (the Chu Shogi rule; the forfeit `g5i7`).
+TERROR_FEN = "2r10k/14/14/14/2T11/14/14/8t5/14/6O7/14/14/14/K13 w - - 0 1"
+
+
+def terror_check(corvid, xboard, out, display):
+    """True when XBoard takes the Archer's capture of the Terror with Corvid's piece descriptions."""
+    lines = subprocess.run([corvid], input="xboard\nprotover 2\nvariant makromachy\nquit\n",
+                           capture_output=True, text=True).stdout.splitlines()
+    table = os.path.join(out, "pieces.txt")
+    with open(table, "w") as f:
+        f.write("\n".join(l for l in lines if l.startswith(("setup ", "piece "))) + "\n")
+    fake = os.path.join(out, "scripted_engine.py")
+    with open(fake, "w") as f:
+        f.write(FAKE_ENGINE)
+    debug = os.path.join(out, "terror.debug")
+    engine = lambda role, moves: f"{sys.executable} {fake} {role} {table} '{TERROR_FEN}' {moves}"
+    try:
+        subprocess.run([xboard, "-variant", "makromachy", "-mg", "1", "-tc", "5",
+                        "-fcp", engine("first", "a1a2,g5i7"), "-scp", engine("second", "c14c10"),
+                        "-fd", out, "-sd", out, "-debug", "-nameOfDebugFile", debug,
+                        "-popupExitMessage", "false", "-saveSettingsOnExit", "false"],
+                       env={**os.environ, "DISPLAY": display}, timeout=15,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pass  # the scripted engines have no more moves: XBoard waits, and is stopped
+    log = open(debug, errors="replace").read() if os.path.exists(debug) else ""
+    return re.search(r">second: .*g5i7", log) is not None and "Forfeit" not in log
+
+
 def pgn_games(text):
     """(result, reason, plies, start FEN or None) per game of XBoard's PGN file."""
     games = []
@@ -96,6 +153,8 @@ def main():
     ap.add_argument("--inc", default="0.1", help="XBoard's -inc (seconds)")
     ap.add_argument("--out", default="/tmp/xboard_makro")
     ap.add_argument("--timeout", type=int, default=3600, help="seconds for the whole match")
+    ap.add_argument("--no-terror-check", action="store_true",
+                    help="skip the check that XBoard takes an Archer's capture of the Terror (g5i7)")
     args = ap.parse_args()
 
     corvid = os.path.abspath(args.corvid)
@@ -107,6 +166,14 @@ def main():
             os.remove(f)
 
     xvfb, display = start_xvfb()
+    terror_ok = None
+    if not args.no_terror_check:
+        try:
+            terror_ok = terror_check(corvid, args.xboard, args.out, display)
+        except Exception:
+            xvfb.terminate()
+            raise
+        print(f"Terror check (g5i7 after the Terror was taken): {'taken' if terror_ok else 'REFUSED'}")
     no_adjudication = ["-ruleMoves", "0", "-repeatsToDraw", "0", "-materialDraws", "false",
                        "-trivialDraws", "false", "-adjudicateLossThreshold", "0"]
     engine_options = "Resign=0,OfferDraws=0"
@@ -157,6 +224,7 @@ def main():
     for line in false_claims + forfeits + illegal:
         print("  " + line)
     good = len(played) == args.games and agree == args.games and not (false_claims or forfeits or illegal)
+    good = good and terror_ok is not False
     sys.exit(0 if good else 1)
 
 

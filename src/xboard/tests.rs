@@ -324,35 +324,71 @@ fn makromachy_analysis_follows_the_game() {
 /// White mates with `b1b14` (Rooks on a13 and b1 against a lone King in the corner).
 const MAKRO_MATE_IN_ONE: &str = "13k/R13/14/14/14/14/14/14/14/14/14/14/14/1R10K1 w - - 0 1";
 
+/// A Makromachy session from `fen`, the opponent an engine when `computer`.
+fn makro_session(fen: &str, computer: bool) -> TestSession {
+    let mut s = TestSession::new();
+    s.send("new");
+    s.send("variant makromachy");
+    s.send(&format!("setboard {fen}"));
+    if computer {
+        s.send("computer");
+    }
+    s
+}
+
+/// Corvid plays the side to move (a short search): what it writes, up to a moment after its move.
+fn corvid_moves(s: &mut TestSession) -> Vec<String> {
+    s.send("sd 2");
+    s.send("go");
+    let lines = s.pump(20_000, |l| l.starts_with("move "));
+    [lines, s.pump(300, |_| false)].concat()
+}
+
 /// Makromachy endings against another engine (`computer`): XBoard checks a claimed win against its own
 /// reading of the rules, so Corvid leaves the claim to the mated side, which claims its loss; against a
 /// person the winner claims.
 #[test]
 fn makromachy_mates_are_claimed_by_the_loser_between_engines() {
     for computer in [false, true] {
-        let mut s = TestSession::new();
-        s.send("new");
-        s.send("variant makromachy");
-        s.send(&format!("setboard {MAKRO_MATE_IN_ONE}"));
-        if computer {
-            s.send("computer");
-        }
-        s.send("sd 2");
-        s.send("go");
-        let lines = s.pump(20_000, |l| l.starts_with("move "));
-        let lines = [lines, s.pump(300, |_| false)].concat();
+        let lines = corvid_moves(&mut makro_session(MAKRO_MATE_IN_ONE, computer));
         assert!(lines.contains(&"move b1b14".to_string()), "{lines:?}");
         let claimed = lines.contains(&"1-0 {White mates}".to_string());
         assert_eq!(claimed, !computer, "{lines:?}");
         // The mated side claims its loss either way.
-        let mut s = TestSession::new();
-        s.send("new");
-        s.send("variant makromachy");
-        s.send(&format!("setboard {MAKRO_MATE_IN_ONE}"));
-        if computer {
-            s.send("computer");
-        }
+        let mut s = makro_session(MAKRO_MATE_IN_ONE, computer);
         assert_eq!(s.send("usermove b1b14"), ["1-0 {White mates}"]);
+    }
+}
+
+/// White's only move takes the last black piece: bare Kings, a draw.
+const MAKRO_BARE_KINGS_IN_ONE: &str = "13k/14/14/14/14/14/14/14/14/14/14/14/q13/K13 w - - 0 1";
+
+/// Makromachy draws against another engine are offered (by both sides, so XBoard ends the game as agreed)
+/// rather than claimed; against a person they are claimed.
+#[test]
+fn makromachy_draws_are_offered_between_engines() {
+    for computer in [false, true] {
+        let claim = "1/2-1/2 {Draw: bare kings}".to_string();
+        // Corvid's own move draws.
+        let lines = corvid_moves(&mut makro_session(MAKRO_BARE_KINGS_IN_ONE, computer));
+        let expected = if computer {
+            vec!["offer draw".to_string(), "move a1a2".to_string()]
+        } else {
+            vec!["move a1a2".to_string(), claim.clone()]
+        };
+        assert_eq!(lines, expected);
+        // The opponent's move draws; a `draw` after it is agreed.
+        let mut s = makro_session(MAKRO_BARE_KINGS_IN_ONE, computer);
+        let reply = s.send("usermove a1a2");
+        assert_eq!(
+            reply,
+            [if computer {
+                "offer draw"
+            } else {
+                claim.as_str()
+            }]
+        );
+        assert_eq!(s.send("draw"), ["offer draw"]);
     }
 }
 

@@ -71,15 +71,12 @@ mkdir -p "$logdir/uci"
 logdir="$(cd "$logdir" && pwd)"
 
 # One wrapper per side, so that the logs say which process was which. The engine reads the GUI's lines through
-# tee and writes through tee: both copy line by line as they come, so timing is not changed noticeably. The
-# wrapper execs the engine, so the runner's process ends when the engine does: a pipeline would wait for the
-# input tee, which waits for the runner to close the engine's input, which fastchess does only after the
-# process ended (it hung after the last game).
+# tee and writes through tee: both copy line by line as they come, so timing is not changed noticeably.
 for side in a b; do
     cat > "$logdir/corvid-$side" <<WRAP
 #!/usr/bin/env bash
 log="$logdir/uci/$side-\$(date +%s%N)-\$\$"
-exec "$engine" < <(exec tee "\$log.in") > >(exec tee "\$log.out")
+tee "\$log.in" | "$engine" | tee "\$log.out"
 WRAP
     chmod +x "$logdir/corvid-$side"
 done

@@ -31,7 +31,7 @@ use clap::{Parser, Subcommand};
 use corvid::chess::{Color, Position};
 use data::{Features, MAX_FEATURES};
 use optim::{Checkpoint, LrSchedule, Schedule};
-use quant::QuantNet;
+use quant::{QuantNet, Quantised};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -279,7 +279,7 @@ fn report_load(what: &str, paths: &[PathBuf], l: &data::Loaded) {
 
 fn run_export(checkpoint: &Path, out: &Path) -> Result<(), String> {
     let ck = Checkpoint::load(checkpoint)?;
-    let bytes = QuantNet::from_float(&ck.net)?.to_bytes();
+    let bytes = QuantNet::from_float(&ck.net)?.encode();
     optim::write_atomic(out, &bytes)?;
     println!(
         "wrote {} (H = {}, {} bytes, after epoch {})",
@@ -294,7 +294,7 @@ fn run_export(checkpoint: &Path, out: &Path) -> Result<(), String> {
 /// Reads and validates a net file.
 fn load_net(path: &Path) -> Result<QuantNet, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    QuantNet::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    QuantNet::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn run_eval(net: &Path, fen: &str) -> Result<(), String> {

@@ -7,19 +7,22 @@ use crate::net::Net;
 // The file's constants, checksum, writer and reader are the engine's own (one definition of the format).
 pub use corvid::eval::nnue::format::{Weights, QA, QB, SCALE};
 
-/// The integer network as the engine holds it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QuantNet {
-    /// Accumulator width H.
-    pub hidden: usize,
-    /// Feature-major: feature f, lane i at `f * H + i`.
-    pub ft_w: Vec<i16>,
-    /// Feature-transformer bias, H values.
-    pub ft_b: Vec<i16>,
-    /// First H: side to move's accumulator, next H: the opponent's.
-    pub out_w: Vec<i16>,
-    /// Output bias, in units of 1 / (QA * QB).
-    pub out_b: i32,
+/// The integer network: the format's own [`Weights`] (any hidden size; `encode` and `decode` are its file).
+pub type QuantNet = Weights;
+
+/// What the trainer does with an integer network beyond writing and reading it.
+pub trait Quantised: Sized {
+    /// Quantises the float net: ft weights and bias round(x * QA), out weights round(x * QB), out bias
+    /// round(x * QA * QB). Fails (instead of saturating silently) on a value outside i16.
+    fn from_float(net: &Net) -> Result<Self, String>;
+    /// The float net this one quantises: every weight divided by its scale. Quantising the result again
+    /// gives this net back exactly, so a run started from it (`train --init`) begins where the file is.
+    fn to_float(&self) -> Net;
+    /// The evaluation in centipawns from the side to move's view, exactly as the format specifies:
+    /// `out = (sum screlu(acc_stm) * w_stm + sum screlu(acc_opp) * w_opp) / QA + out_bias`,
+    /// `eval = out * SCALE / (QA * QB)`, screlu(x) = clamp(x, 0, QA)^2, divisions truncating (Rust `/`).
+    /// The sums are carried in i64 and must fit i32 as the format's i32 sums do (asserted in debug builds).
+    fn evaluate(&self, f: &Features) -> i32;
 }
 
 fn to_i16(x: f32, q: i32, what: &str) -> Result<i16, String> {
@@ -31,10 +34,8 @@ fn to_i16(x: f32, q: i32, what: &str) -> Result<i16, String> {
     }
 }
 
-impl QuantNet {
-    /// Quantises the float net: ft weights and bias round(x * QA), out weights round(x * QB), out bias
-    /// round(x * QA * QB). Fails (instead of saturating silently) on a value outside i16.
-    pub fn from_float(net: &Net) -> Result<QuantNet, String> {
+impl Quantised for Weights {
+    fn from_float(net: &Net) -> Result<Weights, String> {
         let l = net.layout();
         let p = &net.params;
         let conv = |s: &[f32], q: i32, what: &str| -> Result<Vec<i16>, String> {
@@ -44,7 +45,7 @@ impl QuantNet {
         if !out_b.is_finite() || out_b.abs() > 1e9 {
             return Err(format!("output bias {} out of range", p[l.out_b]));
         }
-        Ok(QuantNet {
+        Ok(Weights {
             hidden: net.hidden,
             ft_w: conv(&p[..l.ft_b], QA, "feature weight")?,
             ft_b: conv(&p[l.ft_b..l.out_w], QA, "feature bias")?,
@@ -53,9 +54,7 @@ impl QuantNet {
         })
     }
 
-    /// The float net this one quantises: every weight divided by its scale. Quantising the result again
-    /// gives this net back exactly, so a run started from it (`train --init`) begins where the file is.
-    pub fn to_float(&self) -> Net {
+    fn to_float(&self) -> Net {
         let l = crate::net::Layout::new(self.hidden);
         let mut params = Vec::with_capacity(l.len);
         for (block, q) in [(&self.ft_w, QA), (&self.ft_b, QA), (&self.out_w, QB)] {
@@ -68,35 +67,7 @@ impl QuantNet {
         }
     }
 
-    /// The file bytes, checksum included.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        Weights {
-            hidden: self.hidden,
-            ft_w: self.ft_w.clone(),
-            ft_b: self.ft_b.clone(),
-            out_w: self.out_w.clone(),
-            out_b: self.out_b,
-        }
-        .encode()
-    }
-
-    /// Parses a net file of any hidden size, rejecting a wrong magic, version, constant, size or checksum.
-    pub fn from_bytes(b: &[u8]) -> Result<QuantNet, String> {
-        let w = Weights::decode(b).map_err(|e| e.to_string())?;
-        Ok(QuantNet {
-            hidden: w.hidden,
-            ft_w: w.ft_w,
-            ft_b: w.ft_b,
-            out_w: w.out_w,
-            out_b: w.out_b,
-        })
-    }
-
-    /// The evaluation in centipawns from the side to move's view, exactly as the format specifies:
-    /// `out = (sum screlu(acc_stm) * w_stm + sum screlu(acc_opp) * w_opp) / QA + out_bias`,
-    /// `eval = out * SCALE / (QA * QB)`, screlu(x) = clamp(x, 0, QA)^2, divisions truncating (Rust `/`).
-    /// The sums are carried in i64 and must fit i32 as the format's i32 sums do (asserted in debug builds).
-    pub fn evaluate(&self, f: &Features) -> i32 {
+    fn evaluate(&self, f: &Features) -> i32 {
         let h = self.hidden;
         let mut sum = 0i64;
         for (feats, w) in [(f.stm(), &self.out_w[..h]), (f.opp(), &self.out_w[h..])] {

@@ -4,7 +4,7 @@
 use crate::data::{self, features, synthetic, Features, INPUTS};
 use crate::net::{batch_gradients, mean_loss, Net, Worker};
 use crate::optim::{Checkpoint, LrSchedule, Schedule};
-use crate::quant::QuantNet;
+use crate::quant::{QuantNet, Quantised};
 use crate::train::{self, Config};
 use bulletformat::{BulletFormat, ChessBoard};
 use corvid::chess::Position;
@@ -151,8 +151,8 @@ fn quiet_config(epochs: usize, batch: usize, lr: f32) -> Config {
 #[test]
 fn quantised_file_agrees_with_float_net() {
     let net = trained_net(64);
-    let bytes = QuantNet::from_float(&net).expect("in range").to_bytes();
-    let q = QuantNet::from_bytes(&bytes).expect("valid file");
+    let bytes = QuantNet::from_float(&net).expect("in range").encode();
+    let q = QuantNet::decode(&bytes).expect("valid file");
     // The same network with the quantised values as floats: the integer evaluator must reproduce its float
     // forward pass up to the two truncating divisions: under 1 cp for the last, 400 / (QA * QB) = 0.025 cp
     // for the first.
@@ -194,7 +194,7 @@ fn net_file_size_header_and_checksum() {
     let hidden = 24;
     let bytes = QuantNet::from_float(&Net::random(hidden, 1))
         .expect("in range")
-        .to_bytes();
+        .encode();
     assert_eq!(
         bytes.len(),
         32 + 1536 * hidden + 2 * hidden + 4 * hidden + 4 + 8
@@ -214,23 +214,32 @@ fn net_file_size_header_and_checksum() {
     // Every kind of damage is refused with its own reason.
     let mut flipped = bytes.clone();
     flipped[1000] ^= 1;
-    assert!(QuantNet::from_bytes(&flipped)
+    assert!(QuantNet::decode(&flipped)
         .unwrap_err()
+        .to_string()
         .contains("checksum"));
-    assert!(QuantNet::from_bytes(&bytes[..bytes.len() - 2])
+    assert!(QuantNet::decode(&bytes[..bytes.len() - 2])
         .unwrap_err()
+        .to_string()
         .contains("size"));
     let mut magic = bytes.clone();
     magic[0] = b'X';
-    assert!(QuantNet::from_bytes(&magic).unwrap_err().contains("magic"));
+    assert!(QuantNet::decode(&magic)
+        .unwrap_err()
+        .to_string()
+        .contains("magic"));
     let mut version = bytes.clone();
     version[8] = 2;
-    assert!(QuantNet::from_bytes(&version)
+    assert!(QuantNet::decode(&version)
         .unwrap_err()
+        .to_string()
         .contains("version"));
     let mut qa = bytes.clone();
     qa[16] = 0;
-    assert!(QuantNet::from_bytes(&qa).unwrap_err().contains("QA"));
+    assert!(QuantNet::decode(&qa)
+        .unwrap_err()
+        .to_string()
+        .contains("QA"));
     // Out-of-range weights are an error, not a silent saturation.
     let mut big = Net::random(8, 1);
     big.params[3] = 200.0;
@@ -311,7 +320,7 @@ fn checkpoint_round_trip_and_resume_continue_the_same_run() {
     );
     let file = std::fs::read(dir.join("final.nnue")).expect("final net");
     assert_eq!(
-        QuantNet::from_bytes(&file).expect("valid"),
+        QuantNet::decode(&file).expect("valid"),
         QuantNet::from_float(&whole.net).expect("q")
     );
     std::fs::remove_dir_all(&dir).ok();

@@ -4,7 +4,7 @@
 use crate::data::epoch_order;
 use crate::net::{batch_gradients, mean_loss, Net, Worker};
 use crate::optim::{write_atomic, AdamW, Checkpoint, LrSchedule};
-use crate::quant::QuantNet;
+use crate::quant::{QuantNet, Quantised};
 use bulletformat::ChessBoard;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -154,7 +154,7 @@ pub fn train(
             let ck_path = dir.join(format!("epoch{}.ckpt", epoch + 1));
             ckpt.save(&ck_path)?;
             let net_path = dir.join(format!("epoch{}.nnue", epoch + 1));
-            write_atomic(&net_path, &QuantNet::from_float(&net)?.to_bytes())?;
+            write_atomic(&net_path, &QuantNet::from_float(&net)?.encode())?;
             say(format!(
                 "  wrote {} and {}",
                 ck_path.display(),
@@ -164,7 +164,7 @@ pub fn train(
     }
     if let Some(dir) = &cfg.out_dir {
         let path = dir.join("final.nnue");
-        write_atomic(&path, &QuantNet::from_float(&net)?.to_bytes())?;
+        write_atomic(&path, &QuantNet::from_float(&net)?.encode())?;
         say(format!("wrote {}", path.display()));
     }
     if let Some((e, l)) = best {

@@ -66,7 +66,7 @@ impl Network {
     /// # Errors
     /// A wrong magic, version, hidden size, constant, length or checksum (see [`NetworkError`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        format::validate(bytes)?;
+        // One pass of the checks (`decode`); a file of another hidden size is refused by `from_parts`.
         let w = format::Weights::decode(bytes)?;
         Network::from_parts(&w.ft_w, &w.ft_b, &w.out_w, w.out_b).ok_or(NetworkError::HiddenSize {
             file: w.hidden as u32,

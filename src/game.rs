@@ -157,6 +157,15 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Hash key of the current state (equal positions, equal keys).
     fn key(&self) -> u64;
+    /// Does the search correct this game's static evaluation by what it learned of the position's parts
+    /// ([`Game::correction_keys`])? Games without part keys keep `false`.
+    const CORRECTION: bool = false;
+    /// Keys of the position's parts the correction history learns from: the pawns, then White's and
+    /// Black's other pieces. Read only when [`Game::CORRECTION`] is set.
+    #[inline(always)]
+    fn correction_keys(&self) -> [u64; 3] {
+        [0; 3]
+    }
     /// Is the side to move in check?
     fn in_check(&self) -> bool;
     /// Index (0 or 1) of the side to move, for side-specific tables.

@@ -3,7 +3,7 @@
 //! (list, count, noisy + quiet split) must agree.
 
 use corvid::chess::movegen::{NOISY, QUIET};
-use corvid::chess::{MoveList, Position};
+use corvid::chess::{Color, MoveList, Position};
 
 mod common;
 use common::Rng;
@@ -27,6 +27,18 @@ fn check_ply(pos: &Position) {
         pos.key(),
         pos.compute_key(),
         "incremental key differs at {}",
+        pos.to_fen()
+    );
+    // The pawn and non-pawn keys (correction history) follow every move the same way.
+    let (pawns, others) = pos.compute_part_keys();
+    assert_eq!(pos.pawn_key(), pawns, "pawn key at {}", pos.to_fen());
+    assert_eq!(
+        [
+            pos.non_pawn_key(Color::White),
+            pos.non_pawn_key(Color::Black)
+        ],
+        others,
+        "non-pawn keys at {}",
         pos.to_fen()
     );
     let reparsed = Position::from_fen(&pos.to_fen(), pos.is_chess960()).expect("own FEN parses");

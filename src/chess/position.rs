@@ -37,6 +37,10 @@ pub struct Position {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
+    /// Zobrist keys of the pawns alone and of each colour's other pieces (king included), kept with `key`:
+    /// the search's correction history learns per pawn structure and per piece placement.
+    pub(crate) pawn_key: u64,
+    pub(crate) non_pawn_keys: [u64; 2],
     pub(crate) checkers: Bitboard,
     pub(crate) chess960: bool,
 }
@@ -55,6 +59,8 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            pawn_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: 0,
             chess960: false,
         }
@@ -234,7 +240,7 @@ impl Position {
         self.by_type[p.kind().index()] |= bb;
         self.by_color[p.color().index()] |= bb;
         self.board[sq.index()] = p.index() as u8;
-        self.key ^= KEYS.piece[p.index()][sq.index()];
+        self.toggle_key(p, KEYS.piece[p.index()][sq.index()]);
     }
 
     #[inline(always)]
@@ -243,7 +249,7 @@ impl Position {
         self.by_type[p.kind().index()] ^= bb;
         self.by_color[p.color().index()] ^= bb;
         self.board[sq.index()] = EMPTY;
-        self.key ^= KEYS.piece[p.index()][sq.index()];
+        self.toggle_key(p, KEYS.piece[p.index()][sq.index()]);
     }
 
     #[inline(always)]
@@ -253,7 +259,33 @@ impl Position {
         self.by_color[p.color().index()] ^= bb;
         self.board[from.index()] = EMPTY;
         self.board[to.index()] = p.index() as u8;
-        self.key ^= KEYS.piece[p.index()][from.index()] ^ KEYS.piece[p.index()][to.index()];
+        self.toggle_key(
+            p,
+            KEYS.piece[p.index()][from.index()] ^ KEYS.piece[p.index()][to.index()],
+        );
+    }
+
+    /// XORs a piece's key change into the full key and into its part key.
+    #[inline(always)]
+    fn toggle_key(&mut self, p: Piece, k: u64) {
+        self.key ^= k;
+        if p.kind() == PieceType::Pawn {
+            self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[p.color().index()] ^= k;
+        }
+    }
+
+    /// The key of the pawns of both colours.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// The key of `color`'s pieces other than pawns.
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
     }
 
     /// Destination squares of king and rook when castling with the rook on `rook_from`.
@@ -423,6 +455,23 @@ impl Position {
             key ^= KEYS.ep_file[ep.file() as usize];
         }
         key
+    }
+
+    /// The pawn key and the non-pawn keys computed from scratch (tests hold the incremental ones against
+    /// them).
+    pub fn compute_part_keys(&self) -> (u64, [u64; 2]) {
+        let (mut pawns, mut others) = (0, [0; 2]);
+        for s in 0..64u8 {
+            if let Some(p) = self.piece_on(Square(s)) {
+                let k = KEYS.piece[p.index()][s as usize];
+                if p.kind() == PieceType::Pawn {
+                    pawns ^= k;
+                } else {
+                    others[p.color().index()] ^= k;
+                }
+            }
+        }
+        (pawns, others)
     }
 
     /// Is the game drawn because no sequence of legal moves can end in mate, by Dineri's list: K v K,

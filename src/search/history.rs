@@ -41,6 +41,8 @@ pub struct Histories<M: Copy + Default> {
     counter: Vec<M>,
     /// Two killer moves per ply.
     pub killers: Vec<[M; 2]>,
+    /// How far static evaluations missed, by the position's parts.
+    pub correction: super::correction::Correction,
 }
 
 impl<M: Copy + Default + Eq> Histories<M> {
@@ -61,6 +63,7 @@ impl<M: Copy + Default + Eq> Histories<M> {
             cont_rows,
             counter: vec![M::default(); ps],
             killers: vec![[M::default(); 2]; MAX_PLY + 2],
+            correction: Default::default(),
         }
     }
 
@@ -70,6 +73,7 @@ impl<M: Copy + Default + Eq> Histories<M> {
         self.capture.fill(0);
         self.cont.fill(0);
         self.counter.fill(M::default());
+        self.correction.clear();
         self.clear_killers();
     }
 

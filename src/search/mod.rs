@@ -7,9 +7,10 @@
 //!
 //! Files: `score.rs` the score scale, `limits.rs` what a search may do, `report.rs` what it reports,
 //! `worker.rs` one thread's search, `shared.rs` what the threads share, `pool.rs` the threads (kept between
-//! searches), `tt.rs`, `history.rs`, `movepick.rs`, `time.rs`, `strength.rs` (UCI_Elo), `params.rs` the
+//! searches), `tt.rs`, `history.rs`, `correction.rs`, `movepick.rs`, `time.rs`, `strength.rs` (UCI_Elo), `params.rs` the
 //! tunables.
 
+mod correction;
 pub mod history;
 pub mod limits;
 pub mod movepick;

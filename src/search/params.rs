@@ -79,6 +79,10 @@ tunables! {
     history_bonus_sub: i32 = 250, 125, 500;
     /// Largest single history bonus.
     history_bonus_max: i32 = 2400, 1200, 4800;
+    /// Correction history: the share (percent) of the pawn-structure table's correction applied.
+    corr_pawn_weight: i32 = 50, 0, 200;
+    /// The share (percent) of each side's piece-placement table's correction applied.
+    corr_non_pawn_weight: i32 = 35, 0, 200;
     /// Time management: moves assumed left when the GUI does not say.
     tm_default_moves_to_go: u64 = 40, 20, 80;
     /// Percentage of the spendable clock one move may use at most.

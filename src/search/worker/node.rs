@@ -104,17 +104,22 @@ impl<G: Game> Worker<'_, G> {
             }
         }
 
-        // Step 4. Static evaluation (kept raw in the table and the ply stack), refined by the table's score when
-        // its bound allows (for pruning decisions).
-        let static_eval = if in_check {
+        // Step 4. Static evaluation (kept raw in the table, corrected by the correction history on the ply
+        // stack), refined by the table's score when its bound allows (for pruning decisions).
+        let raw_eval = if in_check || singular_search {
             NO_EVAL
-        } else if singular_search {
-            self.frames[ply].eval
         } else {
             match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.game.evaluate(),
             }
+        };
+        let static_eval = if in_check {
+            NO_EVAL
+        } else if singular_search {
+            self.frames[ply].eval
+        } else {
+            self.corrected(raw_eval)
         };
         let eval = match hit {
             Some(h)
@@ -216,7 +221,7 @@ impl<G: Game> Worker<'_, G> {
                         key,
                         G::move_to_bits(m),
                         v,
-                        static_eval,
+                        raw_eval,
                         depth - probcut_reduction() + 1,
                         TtBound::Lower,
                         ply,
@@ -453,11 +458,25 @@ impl<G: Game> Worker<'_, G> {
         } else {
             TtBound::Upper
         };
+        // The correction history learns where the score is trustworthy about this position's own eval: not
+        // from a capture's gain, not from a bound on the wrong side of the eval.
+        if G::CORRECTION
+            && !in_check
+            && (best_move == G::Move::default() || !self.game.is_noisy(best_move))
+            && best.abs() < TB_WIN_BOUND
+            && !(bound == TtBound::Lower && best <= static_eval)
+            && !(bound == TtBound::Upper && best >= static_eval)
+        {
+            let (side, keys) = (self.game.side_to_move(), self.game.correction_keys());
+            self.hist
+                .correction
+                .update(side, keys, depth, best, static_eval);
+        }
         self.shared.tt.store(
             key,
             G::move_to_bits(best_move),
             best,
-            static_eval,
+            raw_eval,
             depth,
             bound,
             ply,
@@ -544,6 +563,19 @@ impl<G: Game> Worker<'_, G> {
         Ok(in_check)
     }
 
+    /// The static evaluation `raw` as the correction history corrects it (unchanged for games without it).
+    #[inline(always)]
+    fn corrected(&self, raw: i32) -> i32 {
+        if G::CORRECTION {
+            let keys = self.game.correction_keys();
+            self.hist
+                .correction
+                .correct(self.game.side_to_move(), keys, raw)
+        } else {
+            raw
+        }
+    }
+
     /// Quiescence search: captures and promotions (all evasions when in check) until the position is quiet.
     pub(super) fn qsearch<const PV: bool>(
         &mut self,
@@ -569,14 +601,17 @@ impl<G: Game> Worker<'_, G> {
 
         let mut best;
         let eval;
+        let raw_eval;
         if in_check {
             best = -INFINITY;
             eval = NO_EVAL;
+            raw_eval = NO_EVAL;
         } else {
-            eval = match hit {
+            raw_eval = match hit {
                 Some(h) if h.eval != NO_EVAL => h.eval,
                 _ => self.game.evaluate(),
             };
+            eval = self.corrected(raw_eval);
             best = eval;
             if let Some(h) = hit {
                 if h.score.abs() < MATE_BOUND && h.bound.settles(h.score, eval, eval) {
@@ -587,7 +622,7 @@ impl<G: Game> Worker<'_, G> {
                 if hit.is_none() {
                     self.shared
                         .tt
-                        .store(key, 0, best, eval, 0, TtBound::Lower, ply);
+                        .store(key, 0, best, raw_eval, 0, TtBound::Lower, ply);
                 }
                 return best;
             }
@@ -663,9 +698,15 @@ impl<G: Game> Worker<'_, G> {
         } else {
             TtBound::Upper
         };
-        self.shared
-            .tt
-            .store(key, G::move_to_bits(best_move), best, eval, 0, bound, ply);
+        self.shared.tt.store(
+            key,
+            G::move_to_bits(best_move),
+            best,
+            raw_eval,
+            0,
+            bound,
+            ply,
+        );
         best
     }
 }

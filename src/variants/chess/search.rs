@@ -204,6 +204,18 @@ impl<E: EvalState> Game for ChessGameWith<E> {
         self.unmake_move();
     }
 
+    const CORRECTION: bool = true;
+
+    #[inline(always)]
+    fn correction_keys(&self) -> [u64; 3] {
+        let pos = self.position();
+        [
+            pos.pawn_key(),
+            pos.non_pawn_key(crate::chess::Color::White),
+            pos.non_pawn_key(crate::chess::Color::Black),
+        ]
+    }
+
     #[inline(always)]
     fn key(&self) -> u64 {
         self.position().key()

@@ -89,6 +89,18 @@ tunables! {
     tm_max_share_percent: u64 = 60, 30, 120;
     /// The hard limit is at most this many times the optimum.
     tm_max_optimum_ratio: u64 = 5, 2, 10;
+    /// Effort scaling of the optimum: `(base/100 - share of root nodes under the best move) * scale/100`.
+    tm_node_base: i32 = 150, 100, 200;
+    /// Scale of the effort factor (percent).
+    tm_node_scale: i32 = 135, 60, 250;
+    /// Best-move stability: the factor (percent) after a change of best move...
+    tm_stable_base: i32 = 130, 100, 180;
+    /// ... less this much per iteration with the same best move (at most ten).
+    tm_stable_step: i32 = 6, 2, 10;
+    /// Best-move changes: weight (percent) of the decaying count of changes.
+    tm_change_weight: i32 = 150, 50, 300;
+    /// Falling score: one more optimum per this many centipawns lost since the last iteration.
+    tm_falling_per_cp: i32 = 100, 40, 300;
 }
 
 #[cfg(test)]

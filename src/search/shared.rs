@@ -28,6 +28,9 @@ pub struct RootMove<M> {
     pub pv: Vec<M>,
     /// The tablebase score to report for this move when the root is in the tables.
     pub tb_score: Option<i32>,
+    /// Nodes this thread spent below the move in this search (time management: the share of the effort
+    /// the best move took says how contested the choice is).
+    pub nodes: u64,
 }
 
 impl<M: Copy> RootMove<M> {
@@ -42,6 +45,7 @@ impl<M: Copy> RootMove<M> {
             seldepth: 0,
             pv: vec![mv],
             tb_score: None,
+            nodes: 0,
         }
     }
 

@@ -268,15 +268,26 @@ impl<'a, G: Game> Worker<'a, G> {
                 break;
             }
             if let Some(tm) = &self.tm {
-                // Unstable best move or a falling score: more time; the same move many times: less.
-                let instability = 1.0 + 1.5 * best_changes;
-                let falling = if last_score != -INFINITY && score < last_score - 20 {
-                    1.25
+                // Unstable best move or a falling score: more time; the same move for many iterations, or
+                // a best move that took most of the effort (the others were refuted quickly): less.
+                let instability = 1.0 + tm_change_weight() as f64 / 100.0 * best_changes;
+                let falling = if last_score == -INFINITY {
+                    1.0
+                } else {
+                    (1.0 + (last_score - score) as f64 / tm_falling_per_cp() as f64).clamp(0.8, 1.5)
+                };
+                let stable = (tm_stable_base() - tm_stable_step() * stable_iterations.min(10))
+                    as f64
+                    / 100.0;
+                let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+                let effort = if depth >= 6 && total > 0 {
+                    let share = best.nodes as f64 / total as f64;
+                    ((tm_node_base() as f64 / 100.0 - share) * tm_node_scale() as f64 / 100.0)
+                        .clamp(0.5, 2.0)
                 } else {
                     1.0
                 };
-                let obvious = if stable_iterations >= 6 { 0.65 } else { 1.0 };
-                let mut factor = instability * falling * obvious;
+                let mut factor = instability * falling * stable * effort;
                 if self.root_moves.len() == 1 {
                     factor = 0.1;
                 }
@@ -400,6 +411,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let searched = i - self.pv_idx;
             let quiet = !self.game.is_noisy(m);
             self.frames[0].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+            let nodes_before = self.nodes;
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
             let new_depth = depth - 1 + self.game.in_check() as i32;
@@ -423,6 +435,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             self.game.unmake_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

@@ -71,6 +71,17 @@ tunables! {
     lmr_history_divisor: i32 = 8192, 4096, 16384;
     /// Quiescence delta pruning margin.
     qs_delta_margin: i32 = 200, 100, 400;
+    /// Quiescence futility: margin over the static evaluation a non-checking capture must reach alpha with.
+    qs_futility_margin: i32 = 120, 60, 240;
+    /// Quiescence move-count pruning: non-checking captures away from the last move's square after this many.
+    qs_move_limit: i32 = 3, 1, 8;
+    /// A singular test that fails only because of another move's strength shortens the hash move by this
+    /// many plies on an expected cut node.
+    se_cut_node_reduction: i32 = 2, 0, 3;
+    /// Hindsight reduction: the least reduction of the move into a node for it to apply...
+    hindsight_min_reduction: i32 = 2, 1, 4;
+    /// ... and the least sum of both sides' evaluations.
+    hindsight_margin: i32 = 175, 80, 350;
     /// History tables: the largest magnitude an entry reaches, and the bonus per depth.
     history_max: i32 = 16384, 8192, 32768;
     /// History bonus per ply of depth.

@@ -46,6 +46,9 @@ pub struct TtHit {
     pub depth: i32,
     /// Bound of the score.
     pub bound: TtBound,
+    /// Was the position on a principal variation when stored (or any time since)? Such positions are
+    /// reduced less.
+    pub pv: bool,
 }
 
 /// Stored when the static evaluation is unknown (in check).
@@ -96,7 +99,7 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 // Layout of the plain first word: key check (32) | depth (8) | generation (6) + bound (2) | eval (16).
-// Second word: move (32) | score (16) | unused (16).
+// Second word: move (32) | score (16) | tt-PV (1) | unused (15).
 #[inline(always)]
 fn unpack(w0: u64, w1: u64) -> (u32, i32, i32, u8, u8, i32, i32) {
     let check = w0 as u32;
@@ -227,13 +230,14 @@ impl TranspositionTable {
                     eval,
                     depth,
                     bound,
+                    pv: (w1 >> 48) & 1 != 0,
                 });
             }
         }
         None
     }
 
-    /// Stores a result. `mv` 0 keeps the move already stored for this position; `depth` is clamped to 0..=255.
+    /// Stores a result (`pv`: the position is or was on a principal variation). `mv` 0 keeps the move already stored for this position; `depth` is clamped to 0..=255.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -245,6 +249,7 @@ impl TranspositionTable {
         depth: i32,
         bound: TtBound,
         ply: usize,
+        pv: bool,
     ) {
         let check = (key >> 32) as u32;
         let gen = self.generation.load(Ordering::Relaxed);
@@ -292,7 +297,7 @@ impl TranspositionTable {
             | (depth.clamp(0, 255) as u64) << 32
             | (((gen << 2) | bound_bits) as u64) << 40
             | (eval as i16 as u16 as u64) << 48;
-        let w1 = mv as u64 | (score as i16 as u16 as u64) << 32;
+        let w1 = mv as u64 | (score as i16 as u16 as u64) << 32 | (pv as u64) << 48;
         let e = &bucket.entries[victim];
         e[0].store(w0 ^ w1, Ordering::Relaxed);
         e[1].store(w1, Ordering::Relaxed);
@@ -326,12 +331,18 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0u64;
         assert!(tt.probe(key, 0).is_none());
-        tt.store(key, 777, -123, 45, 9, TtBound::Lower, 3);
+        tt.store(key, 777, -123, 45, 9, TtBound::Lower, 3, false);
         let hit = tt.probe(key, 3).expect("stored entry is found");
         assert_eq!(
             (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
             (777, -123, 45, 9, TtBound::Lower)
         );
+        assert!(!hit.pv);
+        // The PV flag is kept with the entry and leaves the other fields as they were.
+        tt.store(key, 777, -123, 45, 9, TtBound::Lower, 3, true);
+        let hit = tt.probe(key, 3).expect("stored entry is found");
+        assert!(hit.pv);
+        assert_eq!((hit.mv, hit.score, hit.eval), (777, -123, 45));
         // A different key in the same bucket is not confused with it.
         assert!(tt.probe(key ^ (1 << 40), 3).is_none());
     }
@@ -341,11 +352,11 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 42u64 << 32 | 7;
         // Found at ply 5: mate delivered 3 plies later, i.e. 8 plies from the root.
-        tt.store(key, 1, MATE_SCORE - 8, 0, 4, TtBound::Exact, 5);
+        tt.store(key, 1, MATE_SCORE - 8, 0, 4, TtBound::Exact, 5, false);
         // Reached again at ply 2 by a shorter path: the mate is 3 plies beyond this node, 5 from the root.
         let hit = tt.probe(key, 2).expect("found");
         assert_eq!(hit.score, MATE_SCORE - 5);
-        tt.store(key, 1, -(MATE_SCORE - 6), 0, 4, TtBound::Exact, 4);
+        tt.store(key, 1, -(MATE_SCORE - 6), 0, 4, TtBound::Exact, 4, false);
         assert_eq!(tt.probe(key, 1).expect("found").score, -(MATE_SCORE - 3));
     }
 
@@ -355,9 +366,9 @@ mod tests {
         // Five keys mapping to one bucket (same low 32 bits) overflow its four slots.
         let keys: Vec<u64> = (1..=5u64).map(|i| (i << 32) | 99).collect();
         for (i, &k) in keys[..4].iter().enumerate() {
-            tt.store(k, 1, 0, 0, 10 + i as i32, TtBound::Exact, 0);
+            tt.store(k, 1, 0, 0, 10 + i as i32, TtBound::Exact, 0, false);
         }
-        tt.store(keys[4], 1, 0, 0, 1, TtBound::Exact, 0);
+        tt.store(keys[4], 1, 0, 0, 1, TtBound::Exact, 0, false);
         // The shallowest (depth 10) entry was the victim.
         assert!(tt.probe(keys[0], 0).is_none());
         assert!(tt.probe(keys[4], 0).is_some());
@@ -374,7 +385,7 @@ mod tests {
     fn resize_changes_size_and_empties() {
         let mut tt = TranspositionTable::new(1);
         assert_eq!(tt.size_mb(), 1);
-        tt.store(5, 1, 0, 0, 3, TtBound::Exact, 0);
+        tt.store(5, 1, 0, 0, 3, TtBound::Exact, 0, false);
         tt.resize(4);
         assert_eq!(tt.size_mb(), 4);
         assert!(tt.probe(5, 0).is_none());

@@ -29,6 +29,8 @@ struct Frame<M> {
     null: bool,
     /// The move left out by a singular-extension search of this node.
     excluded: M,
+    /// How many plies late-move reduction took from the move made at this ply (hindsight reduction).
+    reduction: i32,
 }
 
 /// Late-move reduction table, by depth and move number.
@@ -111,6 +113,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     ps: None,
                     null: false,
                     excluded: G::Move::default(),
+                    reduction: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -393,6 +396,7 @@ impl<'a, G: Game> Worker<'a, G> {
             ps: None,
             null: false,
             excluded: G::Move::default(),
+            reduction: 0,
         };
         self.root_depth = depth;
         for rm in &mut self.root_moves[self.pv_idx..] {

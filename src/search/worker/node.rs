@@ -39,6 +39,8 @@ impl<G: Game> Worker<'_, G> {
             self.shared.tt.probe(key, ply)
         };
         let mut tt_move = G::Move::default();
+        // On a principal variation now or when this position was last stored.
+        let tt_pv = PV || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             tt_move = G::move_from_bits(h.mv);
             if !PV && h.depth >= depth && h.bound.settles(h.score, alpha, beta) {
@@ -90,6 +92,7 @@ impl<G: Game> Worker<'_, G> {
                         (depth + 6).min(MAX_PLY as i32 - 1),
                         bound,
                         ply,
+                        tt_pv,
                     );
                     return value;
                 }
@@ -132,10 +135,27 @@ impl<G: Game> Worker<'_, G> {
             _ => static_eval,
         };
         self.frames[ply].eval = static_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.frames[ply - 2].eval != NO_EVAL
-            && static_eval > self.frames[ply - 2].eval;
+        // Against our own evaluation two plies ago, or four when we were in check then.
+        let earlier = if ply >= 2 && self.frames[ply - 2].eval != NO_EVAL {
+            self.frames[ply - 2].eval
+        } else if ply >= 4 {
+            self.frames[ply - 4].eval
+        } else {
+            NO_EVAL
+        };
+        let improving = !in_check && earlier != NO_EVAL && static_eval > earlier;
+        // Hindsight reduction: the move into this node was reduced and both sides' evaluations call the
+        // position good for them, so it is quiet and the reduction was right; take one more ply off.
+        if !PV
+            && !in_check
+            && !singular_search
+            && depth >= 2
+            && self.frames[ply - 1].reduction >= hindsight_min_reduction()
+            && self.frames[ply - 1].eval != NO_EVAL
+            && static_eval + self.frames[ply - 1].eval > hindsight_margin()
+        {
+            depth -= 1;
+        }
         self.hist.killers[ply + 1] = [G::Move::default(); 2];
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
@@ -225,6 +245,7 @@ impl<G: Game> Worker<'_, G> {
                         depth - probcut_reduction() + 1,
                         TtBound::Lower,
                         ply,
+                        tt_pv,
                     );
                     return v;
                 }
@@ -263,6 +284,7 @@ impl<G: Game> Worker<'_, G> {
         let mut quiets_len = 0;
         let mut noisy_tried = [G::Move::default(); MAX_TRIED];
         let mut noisy_len = 0;
+        let tt_capture = tt_move != G::Move::default() && self.game.is_noisy(tt_move);
         let lmp_limit = (lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
 
@@ -348,6 +370,9 @@ impl<G: Game> Worker<'_, G> {
                             return singular_beta;
                         } else if h.score >= beta {
                             extension = -1;
+                        } else if cut_node {
+                            // Expected to fail high on another move anyway: the hash move gets less.
+                            extension = -se_cut_node_reduction();
                         }
                     }
                 }
@@ -363,13 +388,21 @@ impl<G: Game> Worker<'_, G> {
             self.shared.tt.prefetch(self.game.key());
             moves += 1;
             let gives_check = self.game.in_check();
-            let new_depth = depth - 1 + extension.max(gives_check as i32);
+            // A check extends only where the singular test did not shorten the move.
+            let extension = if extension < 0 {
+                extension
+            } else {
+                extension.max(gives_check as i32)
+            };
+            let new_depth = depth - 1 + extension;
 
             // Step 12. Late move reductions, then the PVS re-search ladder.
             let mut score;
             if depth >= 3 && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
                 let mut r = lmr(depth, moves);
-                r -= PV as i32;
+                r -= tt_pv as i32;
+                // A capture as the hash move makes quiet alternatives less likely to be best.
+                r += (tt_capture && !noisy) as i32;
                 r += !improving as i32;
                 r += cut_node as i32;
                 r -= gives_check as i32;
@@ -377,8 +410,10 @@ impl<G: Game> Worker<'_, G> {
                     r -= 1;
                 }
                 r -= hist_score / lmr_history_divisor();
-                let reduced = (new_depth - r).clamp(1, new_depth);
+                let reduced = (new_depth - r).clamp(1, new_depth.max(1));
+                self.frames[ply].reduction = new_depth - reduced;
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
+                self.frames[ply].reduction = 0;
                 if score > alpha && reduced < new_depth {
                     score =
                         -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -480,6 +515,7 @@ impl<G: Game> Worker<'_, G> {
             depth,
             bound,
             ply,
+            tt_pv,
         );
         best
     }
@@ -591,6 +627,7 @@ impl<G: Game> Worker<'_, G> {
 
         let key = self.game.key();
         let hit = self.shared.tt.probe(key, ply);
+        let tt_pv = PV || hit.is_some_and(|h| h.pv);
         let mut tt_move = G::Move::default();
         if let Some(h) = hit {
             tt_move = G::move_from_bits(h.mv);
@@ -622,7 +659,7 @@ impl<G: Game> Worker<'_, G> {
                 if hit.is_none() {
                     self.shared
                         .tt
-                        .store(key, 0, best, raw_eval, 0, TtBound::Lower, ply);
+                        .store(key, 0, best, raw_eval, 0, TtBound::Lower, ply, tt_pv);
                 }
                 return best;
             }
@@ -652,6 +689,26 @@ impl<G: Game> Worker<'_, G> {
                 continue;
             }
             if !in_check {
+                // Captures elsewhere than on the last move's square that give no check: only the first
+                // few are tried, and only those that can reach alpha (futility) or win material.
+                if Some(G::to_square(m)) != last_to
+                    && best > -TB_WIN_BOUND
+                    && !self.game.gives_check(m)
+                {
+                    if moves >= qs_move_limit() {
+                        continue;
+                    }
+                    let futility_base = eval + qs_futility_margin();
+                    let futile = futility_base + self.game.capture_value(m);
+                    if futile <= alpha {
+                        best = best.max(futile);
+                        continue;
+                    }
+                    if futility_base <= alpha && !self.game.see_ge(m, 1) {
+                        best = best.max(futility_base);
+                        continue;
+                    }
+                }
                 // Delta pruning: even winning this material freely would not reach alpha.
                 if eval + self.game.capture_value(m) + qs_delta_margin() <= alpha
                     && !self.game.see_ge(m, 1)
@@ -665,9 +722,8 @@ impl<G: Game> Worker<'_, G> {
             if !self.game.legal_generated(m) {
                 continue;
             }
-            if G::qs_recapture_depth() != u32::MAX {
-                self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
-            }
+            // The move's square: the child's recapture and futility tests read it.
+            self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
             moves += 1;
@@ -706,6 +762,7 @@ impl<G: Game> Worker<'_, G> {
             0,
             bound,
             ply,
+            tt_pv,
         );
         best
     }

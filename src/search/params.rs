@@ -94,6 +94,9 @@ tunables! {
     corr_pawn_weight: i32 = 50, 0, 200;
     /// The share (percent) of each side's piece-placement table's correction applied.
     corr_non_pawn_weight: i32 = 35, 0, 200;
+    /// Evaluation scaling by material (chess): the score times `(base + material) / (base + 48)`, material
+    /// counted 3/3/5/9 for minor pieces, rooks and queens of both sides (62 at the start).
+    eval_material_base: i32 = 100, 40, 300;
     /// Time management: moves assumed left when the GUI does not say.
     tm_default_moves_to_go: u64 = 40, 20, 80;
     /// Percentage of the spendable clock one move may use at most.

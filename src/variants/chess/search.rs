@@ -131,6 +131,21 @@ impl<E: EvalState> ChessGameWith<E> {
     }
 }
 
+/// The evaluator's score as the search uses it: larger with more material on the board (an advantage is
+/// worth more while there is material to press it with; near-bare endgames are drawish), and damped toward
+/// zero as the fifty-move counter rises (a position that makes no progress is heading for a draw).
+#[inline(always)]
+fn scale_evaluation(pos: &Position, raw: i32) -> i32 {
+    use crate::chess::types::PieceType;
+    let count = |kind| pos.pieces(kind).count_ones() as i32;
+    let material = 3 * (count(PieceType::Knight) + count(PieceType::Bishop))
+        + 5 * count(PieceType::Rook)
+        + 9 * count(PieceType::Queen);
+    let base = crate::search::params::eval_material_base();
+    let scaled = raw * (base + material) / (base + 48);
+    scaled * (200 - pos.halfmove_clock() as i32).max(0) / 200
+}
+
 impl MoveSink for ChessMoveList {
     #[inline(always)]
     fn single(&mut self, m: Move) {
@@ -234,7 +249,8 @@ impl<E: EvalState> Game for ChessGameWith<E> {
     #[inline(always)]
     fn evaluate(&mut self) -> i32 {
         let n = self.stack.len() - 1;
-        self.eval.evaluate(&self.stack[n])
+        let raw = self.eval.evaluate(&self.stack[n]);
+        scale_evaluation(&self.stack[n], raw)
     }
 
     #[inline(always)]
@@ -353,6 +369,29 @@ mod tests {
             g.play(m);
         }
         g
+    }
+
+    #[test]
+    fn evaluations_shrink_with_material_and_the_fifty_move_counter() {
+        let fen = |clock| format!("4k3/8/8/8/8/8/4P3/R3K3 w - - {clock} 60");
+        let rook = Position::from_fen(&fen(0), false).unwrap();
+        let full = Position::startpos();
+        // Full material scales up, a rook ending down (around the middle game the score is its own).
+        assert!(scale_evaluation(&full, 100) > 100);
+        assert!(scale_evaluation(&rook, 100) < 100);
+        assert_eq!(scale_evaluation(&full, 0), 0);
+        assert_eq!(scale_evaluation(&full, -100), -scale_evaluation(&full, 100));
+        // The same position with half the fifty moves gone is worth a quarter less, at the fiftieth half.
+        let late = Position::from_fen(&fen(50), false).unwrap();
+        assert_eq!(
+            scale_evaluation(&late, 400),
+            scale_evaluation(&rook, 400) * 3 / 4
+        );
+        let gone = Position::from_fen(&fen(100), false).unwrap();
+        assert_eq!(
+            scale_evaluation(&gone, 400),
+            scale_evaluation(&rook, 400) / 2
+        );
     }
 
     #[test]

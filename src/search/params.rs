@@ -12,6 +12,10 @@ pub use crate::tunables::{Tunable, TuneValue};
 tunables! {
     /// Half-width of the first aspiration window around the previous iteration's score.
     aspiration_delta: i32 = 20, 10, 40;
+    /// Each failed aspiration search widens the window by this percent.
+    aspiration_growth_percent: i32 = 50, 25, 100;
+    /// A window wider than this becomes the full window.
+    aspiration_max_delta: i32 = 1000, 400, 2000;
     /// Aspiration windows are used from this depth on.
     aspiration_min_depth: i32 = 4, 2, 8;
     /// Reverse futility pruning: deepest depth, and margin per ply of depth.
@@ -24,6 +28,8 @@ tunables! {
     razor_margin: i32 = 250, 125, 500;
     /// Null-move pruning: shallowest depth, base reduction, depth divisor, and eval-margin divisor.
     nmp_min_depth: i32 = 3, 1, 6;
+    /// The most plies of null-move reduction the eval margin adds.
+    nmp_eval_max_reduction: i32 = 3, 1, 6;
     /// Null-move reduction at the smallest depth.
     nmp_base_reduction: i32 = 3, 1, 6;
     /// One more ply of null-move reduction per this many plies of depth.
@@ -34,6 +40,8 @@ tunables! {
     probcut_min_depth: i32 = 5, 2, 10;
     /// ProbCut margin above beta.
     probcut_margin: i32 = 200, 100, 400;
+    /// ProbCut is skipped when the table holds a score below its beta from at most this many plies shallower.
+    probcut_tt_depth_slack: i32 = 3, 1, 6;
     /// ProbCut verification search depth reduction.
     probcut_reduction: i32 = 4, 2, 8;
     /// Internal iterative reduction: depth from which a node without a hash move is searched one ply shallower.
@@ -43,6 +51,8 @@ tunables! {
     se_min_depth: i32 = 7, 3, 14;
     /// Singular margin below the hash score, per 8 plies of depth.
     se_margin_per_depth: i32 = 16, 8, 32;
+    /// The hash entry may be this many plies shallower than the node for the singular test.
+    se_tt_depth_slack: i32 = 3, 1, 6;
     /// A non-PV move this far below the singular beta is extended twice.
     se_double_margin: i32 = 25, 12, 50;
     /// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
@@ -65,6 +75,10 @@ tunables! {
     see_prune_max_depth: i32 = 8, 4, 16;
     /// Late move reductions: `base + ln(depth) * ln(moves) / divisor` plies.
     lmr_base: f64 = 0.75, 0.375, 1.5;
+    /// Late move reductions start at this depth.
+    lmr_min_depth: i32 = 3, 2, 6;
+    /// At the root, quiet moves from this number on (counted from 0 after the PV move's slot) are reduced.
+    root_lmr_min_moves: i32 = 3, 1, 8;
     /// Late move reduction divisor.
     lmr_divisor: f64 = 2.25, 1.125, 4.5;
     /// History score worth one ply of reduction.
@@ -103,6 +117,18 @@ tunables! {
     tm_max_share_percent: u64 = 60, 30, 120;
     /// The hard limit is at most this many times the optimum.
     tm_max_optimum_ratio: u64 = 5, 2, 10;
+    /// Spendable time kept back: twice the move overhead plus this many increments.
+    tm_reserve_inc_mult: u64 = 5, 0, 10;
+    /// With one move to go, this percent of the spendable time may go on it.
+    tm_last_move_percent: u64 = 90, 50, 95;
+    /// Percent of the increment added to each move's optimum while the clock is well above it.
+    tm_inc_percent: u64 = 75, 25, 100;
+    /// The effort factor is used from this depth on (shallower node counts say little).
+    tm_node_min_depth: i32 = 6, 3, 10;
+    /// With one legal move the optimum is this percent of its usual value.
+    tm_single_move_percent: i32 = 10, 5, 50;
+    /// The falling-score factor is at most this percent.
+    tm_falling_max_percent: i32 = 150, 110, 250;
     /// Effort scaling of the optimum: `(base/100 - share of root nodes under the best move) * scale/100`.
     tm_node_base: i32 = 150, 100, 200;
     /// Scale of the effort factor (percent).

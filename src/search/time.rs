@@ -53,20 +53,20 @@ impl TimeManager {
         let usable = time.saturating_sub(overhead_ms).max(1);
         // Keep a reserve that no single move touches, so that scheduling hiccups on a loaded machine cannot
         // flag us when the clock runs low in fast games; it shrinks with the clock but never below half.
-        let reserve = (2 * overhead_ms + 5 * inc).min(usable / 2);
+        let reserve = (2 * overhead_ms + tm_reserve_inc_mult() * inc).min(usable / 2);
         let spendable = usable - reserve;
         let mtg = limits
             .movestogo
             .map_or(tm_default_moves_to_go(), |m| (m as u64).clamp(1, 50));
         // With few moves to go the whole remainder may be needed, but never all of it on one move.
         let share_cap = if mtg == 1 {
-            spendable * 9 / 10
+            spendable * tm_last_move_percent() / 100
         } else {
             spendable * tm_max_share_percent() / 100
         };
         // The increment is spent freely only while the clock is comfortably above it.
         let inc_share = if usable > 10 * inc {
-            inc * 3 / 4
+            inc * tm_inc_percent() / 100
         } else {
             inc / 2
         };

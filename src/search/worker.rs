@@ -3,6 +3,7 @@
 //! the same root and help only through the shared transposition table.
 
 use std::sync::atomic::Ordering;
+#[cfg(not(feature = "tune"))]
 use std::sync::LazyLock;
 
 use super::history::{history_bonus, Histories};
@@ -33,12 +34,22 @@ struct Frame<M> {
     reduction: i32,
 }
 
-/// Late-move reduction table, by depth and move number.
+/// The late-move reduction at `depth` for move number `moves` (both at least 1; 0 otherwise).
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
+    }
+    (lmr_base() + (depth as f64).ln() * (moves as f64).ln() / lmr_divisor()) as i32
+}
+
+/// Late-move reduction table, by depth and move number (a normal build's tunables are constants, so it is
+/// built once).
+#[cfg(not(feature = "tune"))]
 static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (lmr_base() + (d as f64).ln() * (m as f64).ln() / lmr_divisor()) as i32;
+    for (d, row) in t.iter_mut().enumerate() {
+        for (m, r) in row.iter_mut().enumerate() {
+            *r = lmr_formula(d, m);
         }
     }
     t
@@ -46,7 +57,12 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
 
 #[inline(always)]
 fn lmr(depth: i32, moves: usize) -> i32 {
-    LMR[(depth as usize).min(63)][moves.min(63)]
+    let (d, m) = ((depth.max(0) as usize).min(63), moves.min(63));
+    #[cfg(not(feature = "tune"))]
+    return LMR[d][m];
+    // A tune build computes each reduction from the live tunables, so an SPSA step takes effect at once.
+    #[cfg(feature = "tune")]
+    return lmr_formula(d, m);
 }
 
 /// Quiet moves remembered per node for the history malus.
@@ -277,13 +293,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 let falling = if last_score == -INFINITY {
                     1.0
                 } else {
-                    (1.0 + (last_score - score) as f64 / tm_falling_per_cp() as f64).clamp(0.8, 1.5)
+                    (1.0 + (last_score - score) as f64 / tm_falling_per_cp() as f64)
+                        .clamp(0.8, tm_falling_max_percent() as f64 / 100.0)
                 };
                 let stable = (tm_stable_base() - tm_stable_step() * stable_iterations.min(10))
                     as f64
                     / 100.0;
                 let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                let effort = if depth >= 6 && total > 0 {
+                let effort = if depth >= tm_node_min_depth() && total > 0 {
                     let share = best.nodes as f64 / total as f64;
                     ((tm_node_base() as f64 / 100.0 - share) * tm_node_scale() as f64 / 100.0)
                         .clamp(0.5, 2.0)
@@ -292,7 +309,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 };
                 let mut factor = instability * falling * stable * effort;
                 if self.root_moves.len() == 1 {
-                    factor = 0.1;
+                    factor = tm_single_move_percent() as f64 / 100.0;
                 }
                 if !pondering && tm.soft_limit_reached(factor) {
                     break;
@@ -380,8 +397,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 let info = self.make_info(depth, self.pv_idx, score, bound);
                 (self.shared.report)(Event::Info(info));
             }
-            delta += delta / 2;
-            if delta > 1000 {
+            delta += delta * aspiration_growth_percent() / 100;
+            if delta > aspiration_max_delta() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -424,7 +441,10 @@ impl<'a, G: Game> Worker<'a, G> {
             if searched == 0 {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
-                let r = if depth >= 3 && quiet && searched >= 3 {
+                let r = if depth >= lmr_min_depth()
+                    && quiet
+                    && searched >= root_lmr_min_moves() as usize
+                {
                     (lmr(depth, searched) - 1).clamp(0, new_depth - 1)
                 } else {
                     0

@@ -179,7 +179,7 @@ impl<G: Game> Worker<'_, G> {
             {
                 let r = nmp_base_reduction()
                     + depth / nmp_depth_divisor()
-                    + ((eval - beta) / nmp_eval_divisor()).min(3);
+                    + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max_reduction());
                 self.frames[ply].ps = None;
                 self.frames[ply].null = true;
                 self.game.make_null_move();
@@ -204,7 +204,9 @@ impl<G: Game> Worker<'_, G> {
             && !singular_search
             && depth >= probcut_min_depth()
             && beta.abs() < MATE_BOUND
-            && !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
+            && !hit.is_some_and(|h| {
+                h.depth >= depth - probcut_tt_depth_slack() && h.score < probcut_beta
+            })
         {
             let mut picker = MovePicker::<G>::new_qsearch(tt_move, false);
             let ctx = OrderContext {
@@ -340,7 +342,7 @@ impl<G: Game> Worker<'_, G> {
             let mut extension = 0;
             if m == tt_move && depth >= se_min_depth() && (ply as i32) < 2 * self.root_depth {
                 if let Some(h) = hit {
-                    if h.depth >= depth - 3
+                    if h.depth >= depth - se_tt_depth_slack()
                         && h.bound != TtBound::Upper
                         && h.score.abs() < MATE_BOUND
                     {
@@ -398,7 +400,7 @@ impl<G: Game> Worker<'_, G> {
 
             // Step 12. Late move reductions, then the PVS re-search ladder.
             let mut score;
-            if depth >= 3 && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
+            if depth >= lmr_min_depth() && moves > 1 + PV as usize && (!noisy || hist_score < 0) {
                 let mut r = lmr(depth, moves);
                 r -= tt_pv as i32;
                 // A capture as the hash move makes quiet alternatives less likely to be best.

@@ -6,7 +6,7 @@ use corvid::chess::{Color, Move, MoveKind, Position, Square};
 use corvid::eval::nnue::{Accumulator, Network, NetworkError, NnueEval, EVAL_LIMIT, HIDDEN};
 use corvid::eval::EvalState;
 use corvid::game::Game;
-use corvid::variants::ChessGame;
+use corvid::variants::{scale_evaluation, ChessGame};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -135,7 +135,13 @@ fn evaluation_equals_the_reference_implementation() {
             let want = reference_eval(&raw, &pos);
             assert_eq!(net.evaluate(&pos), want, "seed {seed}: {fen}");
             let mut game = ChessGame::with_eval(pos, NnueEval::new(Some(Arc::new(net.clone()))));
-            assert_eq!(game.evaluate(), want, "seed {seed}: {fen} through the game");
+            // The game hands the search the network's score scaled by material and the fifty-move counter.
+            let scaled = scale_evaluation(&pos, want);
+            assert_eq!(
+                game.evaluate(),
+                scaled,
+                "seed {seed}: {fen} through the game"
+            );
             assert!(
                 want.abs() < EVAL_LIMIT,
                 "seed {seed} {fen}: test net saturates: {want}"
@@ -353,7 +359,7 @@ fn check(game: &mut ChessGame, net: &Network, raw: &RawNet, seen: &mut Seen) {
     );
     assert_eq!(
         game.evaluate(),
-        reference_eval(raw, &pos),
+        scale_evaluation(&pos, reference_eval(raw, &pos)),
         "{}",
         pos.to_fen()
     );
@@ -450,12 +456,18 @@ fn hce_state_evaluates_as_the_hand_crafted_evaluation() {
         let pos = Position::from_fen(fen, false).expect("FEN");
         let mut game = ChessGame::with_eval(pos, NnueEval::hce());
         assert!(game.eval_state().accumulator().is_none());
-        assert_eq!(game.evaluate(), corvid::eval::chess::evaluate(&pos));
+        assert_eq!(
+            game.evaluate(),
+            scale_evaluation(&pos, corvid::eval::chess::evaluate(&pos))
+        );
         let m = pos.legal_moves()[0];
         game.make_move(m);
         let mut next = pos;
         next.make_move(m);
-        assert_eq!(game.evaluate(), corvid::eval::chess::evaluate(&next));
+        assert_eq!(
+            game.evaluate(),
+            scale_evaluation(&next, corvid::eval::chess::evaluate(&next))
+        );
         game.eval_state().reserve(8);
     }
 }

@@ -8,7 +8,7 @@
 mod chess;
 mod makro;
 
-pub use self::chess::{Chess, ChessGame, ChessRecord};
+pub use self::chess::{scale_evaluation, Chess, ChessGame, ChessRecord};
 pub use self::makro::{MakroGame, MakroRecord, Makromachy};
 
 use crate::eval::nnue::Network;

@@ -11,7 +11,7 @@ use crate::eval::nnue::{Network, NnueEval};
 use crate::game::{GameKind, Variant};
 use crate::types::{Color, MoveParseError};
 pub use rules::ChessRecord;
-pub use search::ChessGameWith;
+pub use search::{scale_evaluation, ChessGameWith};
 use std::sync::Arc;
 
 /// Chess as the search plays it: the board's game with the NNUE evaluator (which falls back on the

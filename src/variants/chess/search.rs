@@ -135,7 +135,7 @@ impl<E: EvalState> ChessGameWith<E> {
 /// worth more while there is material to press it with; near-bare endgames are drawish), and damped toward
 /// zero as the fifty-move counter rises (a position that makes no progress is heading for a draw).
 #[inline(always)]
-fn scale_evaluation(pos: &Position, raw: i32) -> i32 {
+pub fn scale_evaluation(pos: &Position, raw: i32) -> i32 {
     use crate::chess::types::PieceType;
     let count = |kind| pos.pieces(kind).count_ones() as i32;
     let material = 3 * (count(PieceType::Knight) + count(PieceType::Bishop))

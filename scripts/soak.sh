@@ -71,12 +71,17 @@ mkdir -p "$logdir/uci"
 logdir="$(cd "$logdir" && pwd)"
 
 # One wrapper per side, so that the logs say which process was which. The engine reads the GUI's lines through
-# tee and writes through tee: both copy line by line as they come, so timing is not changed noticeably.
+# tee and writes through tee: both copy line by line as they come, so timing is not changed noticeably. The
+# input tee would wait for the runner's next line (or its end) after the engine quits, and the runners wait
+# for the process to end (fastchess) or for every pipe to close (python-chess): so the wrapper ends it.
 for side in a b; do
     cat > "$logdir/corvid-$side" <<WRAP
 #!/usr/bin/env bash
 log="$logdir/uci/$side-\$(date +%s%N)-\$\$"
-tee "\$log.in" | "$engine" | tee "\$log.out"
+exec 3< <(exec tee "\$log.in")
+input=\$!
+"$engine" <&3 3<&- | tee "\$log.out"
+kill "\$input" 2>/dev/null
 WRAP
     chmod +x "$logdir/corvid-$side"
 done

@@ -1,9 +1,12 @@
 //! NNUE against independent references: test networks are generated here (deterministic RNG), written in the
-//! file format by this file's own writer, and the engine's loader, incremental accumulators and evaluation are
-//! held against a straightforward implementation of the format note.
+//! file format by this file's own writer, and the engine's loader, incremental accumulators, refresh cache and
+//! evaluation are held against a straightforward implementation of the format note: v1 nets (one output
+//! bucket) and v2 nets with 8 output buckets and horizontal mirroring by the king's file.
 
-use corvid::chess::{Color, Move, MoveKind, Position, Square};
-use corvid::eval::nnue::{Accumulator, Network, NetworkError, NnueEval, EVAL_LIMIT, HIDDEN};
+use corvid::chess::{Color, Move, MoveKind, PieceType, Position, Square};
+use corvid::eval::nnue::{
+    default_network, Accumulator, Network, NetworkError, NnueEval, RefreshCache, EVAL_LIMIT, HIDDEN,
+};
 use corvid::eval::EvalState;
 use corvid::game::Game;
 use corvid::variants::{scale_evaluation, ChessGame};
@@ -18,10 +21,16 @@ const INPUTS: usize = 768;
 /// A network in the file's plain form.
 struct RawNet {
     h: usize,
+    /// Output buckets (1 or 8).
+    buckets: usize,
+    /// Horizontal mirroring by the perspective's king file.
+    mirror: bool,
     ft_w: Vec<i16>,
     ft_b: Vec<i16>,
+    /// `buckets` x 2H.
     out_w: Vec<i16>,
-    out_b: i32,
+    /// One per bucket.
+    out_b: Vec<i32>,
 }
 
 fn uniform(rng: &mut Rng, lo: i32, hi: i32) -> i16 {
@@ -29,24 +38,38 @@ fn uniform(rng: &mut Rng, lo: i32, hi: i32) -> i16 {
 }
 
 /// Random weights of a realistic shape: accumulators spread across both ends of the clamp, output weights
-/// within `±out` (beyond 128 the engine takes its exact scalar path).
+/// within `±out` (beyond 128 the engine takes its exact scalar path). One bucket, no mirroring (a v1 net).
 fn random_net(seed: u64, h: usize, out: i32) -> RawNet {
+    random_shaped(seed, h, out, 1, false)
+}
+
+/// As [`random_net`], with `buckets` output buckets and mirroring as asked.
+fn random_shaped(seed: u64, h: usize, out: i32, buckets: usize, mirror: bool) -> RawNet {
     let mut rng = Rng::new(seed);
     RawNet {
         h,
+        buckets,
+        mirror,
         ft_w: (0..INPUTS * h)
             .map(|_| uniform(&mut rng, -30, 30))
             .collect(),
         ft_b: (0..h).map(|_| uniform(&mut rng, 0, 160)).collect(),
         // Beyond ±128 only a few weights are large, so the output stays within the clamp.
-        out_w: (0..2 * h)
+        out_w: (0..buckets * 2 * h)
             .map(|i| match out > 128 && i % 50 == 0 {
                 true => uniform(&mut rng, -out, out),
                 false => uniform(&mut rng, -out.min(127), out.min(127)),
             })
             .collect(),
-        out_b: uniform(&mut rng, -20000, 20000) as i32,
+        out_b: (0..buckets)
+            .map(|_| uniform(&mut rng, -20000, 20000) as i32)
+            .collect(),
     }
+}
+
+/// The 8-bucket mirrored shape the next nets use.
+fn random_v2(seed: u64, out: i32) -> RawNet {
+    random_shaped(seed, HIDDEN, out, 8, true)
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -55,19 +78,32 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The file bytes, laid out as the format note says.
+/// The file bytes, laid out as the format note says: v1 for one bucket without mirroring, else v2 (buckets
+/// and flags in the header).
 fn file_bytes(net: &RawNet) -> Vec<u8> {
+    let v2 = net.buckets != 1 || net.mirror;
     let mut b = b"CRVDNNUE".to_vec();
-    for w in [1u32, net.h as u32, 255, 64, 400, 0] {
+    let mut header = vec![1 + v2 as u32, net.h as u32, 255, 64, 400];
+    if v2 {
+        header.extend([net.buckets as u32, net.mirror as u32]);
+    }
+    header.push(0);
+    for w in header {
         b.extend(w.to_le_bytes());
     }
     for v in net.ft_w.iter().chain(&net.ft_b).chain(&net.out_w) {
         b.extend(v.to_le_bytes());
     }
-    b.extend(net.out_b.to_le_bytes());
+    for v in &net.out_b {
+        b.extend(v.to_le_bytes());
+    }
     let sum = fnv1a(&b);
     b.extend(sum.to_le_bytes());
-    assert_eq!(b.len(), 32 + 1536 * net.h + 2 * net.h + 4 * net.h + 4 + 8);
+    let header_len = if v2 { 40 } else { 32 };
+    assert_eq!(
+        b.len(),
+        header_len + 1536 * net.h + 2 * net.h + net.buckets * (4 * net.h + 4) + 8
+    );
     b
 }
 
@@ -77,38 +113,56 @@ fn temp_dir() -> PathBuf {
     dir
 }
 
-/// The evaluation by the format note, written out plainly (i64, no SIMD, no incremental state).
+/// The evaluation by the format note, written out plainly (i64, no SIMD, no incremental state): for each
+/// perspective, its king's file decides the file flip, and the number of pieces the output bucket.
 fn reference_eval(net: &RawNet, pos: &Position) -> i32 {
     let h = net.h;
+    let mut pieces = Vec::new();
+    for s in 0..64u8 {
+        if let Some(p) = pos.piece_on(Square(s)) {
+            pieces.push((p, s as usize));
+        }
+    }
     let mut acc = [
         net.ft_b.iter().map(|&b| b as i64).collect::<Vec<_>>(),
         Vec::new(),
     ];
     acc[1] = acc[0].clone();
-    for s in 0..64u8 {
-        let Some(p) = pos.piece_on(Square(s)) else {
-            continue;
-        };
-        for (persp, a) in [Color::White, Color::Black].into_iter().zip(acc.iter_mut()) {
-            let sq = if persp == Color::White { s } else { s ^ 56 } as usize;
+    for (persp, a) in [Color::White, Color::Black].into_iter().zip(acc.iter_mut()) {
+        let king = pieces
+            .iter()
+            .find(|(p, _)| p.color() == persp && p.kind() == PieceType::King)
+            .expect("a king")
+            .1;
+        let flip_file = net.mirror && king % 8 >= 4;
+        for &(p, s) in &pieces {
+            let mut sq = if persp == Color::White { s } else { s ^ 56 };
+            if flip_file {
+                sq = (sq & 56) | (7 - sq % 8);
+            }
             let index = (p.color() != persp) as usize * 384 + p.kind().index() * 64 + sq;
             for (i, v) in a.iter_mut().enumerate() {
                 *v += net.ft_w[index * h + i] as i64;
             }
         }
     }
+    let bucket = if net.buckets == 1 {
+        0
+    } else {
+        ((pieces.len() - 2) / 4).min(7)
+    };
+    let out_w = &net.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
     let stm = pos.side_to_move().index();
     let screlu = |x: i64| x.clamp(0, 255).pow(2);
     let sum: i64 = (0..h)
         .map(|i| {
-            screlu(acc[stm][i]) * net.out_w[i] as i64
-                + screlu(acc[1 - stm][i]) * net.out_w[h + i] as i64
+            screlu(acc[stm][i]) * out_w[i] as i64 + screlu(acc[1 - stm][i]) * out_w[h + i] as i64
         })
         .sum();
     // The engine sums in i32: these test nets are sized so that nothing wraps.
     assert!(acc.iter().flatten().all(|&v| i16::try_from(v).is_ok()));
     assert!(i32::try_from(sum).is_ok(), "test net too large: {sum}");
-    let out = sum / 255 + net.out_b as i64;
+    let out = sum / 255 + net.out_b[bucket] as i64;
     let cp = out * 400 / (255 * 64);
     cp.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
 }
@@ -120,16 +174,37 @@ const FENS: &[&str] = &[
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    // Kings on both halves of the board, each side on either, and few pieces (the low buckets).
+    "r4rk1/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 1",
+    "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/R4RK1 b - - 0 1",
+    "2k5/ppp5/8/8/8/8/PPP5/2K5 b - - 0 1",
+    "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+    "8/5k2/8/3P4/8/1K6/8/8 b - - 0 1",
+    "6k1/5ppp/8/8/3q4/8/5PPP/1R4K1 w - - 0 1",
 ];
 
 #[test]
 fn evaluation_equals_the_reference_implementation() {
-    // Output weights within ±127 (the SIMD output) and up to ±200 (the exact scalar fallback).
-    for (seed, out) in [(1u64, 127), (2, 127), (3, 200), (4, 200)] {
-        let raw = random_net(seed, HIDDEN, out);
+    // v1 and v2 nets, output weights within ±127 (the SIMD output) and up to ±200 (the exact scalar fallback).
+    for (seed, out, v2) in [
+        (1u64, 127, false),
+        (2, 127, false),
+        (3, 200, false),
+        (4, 200, false),
+        (5, 127, true),
+        (6, 127, true),
+        (7, 200, true),
+    ] {
+        let raw = if v2 {
+            random_v2(seed, out)
+        } else {
+            random_net(seed, HIDDEN, out)
+        };
         assert_eq!(raw.out_w.iter().any(|w| w.abs() > 128), out > 128);
         let net = Network::from_bytes(&file_bytes(&raw)).expect("valid test net");
+        assert_eq!((net.buckets(), net.mirrored()), (raw.buckets, raw.mirror));
         let mut distinct = std::collections::HashSet::new();
+        let mut buckets = std::collections::HashSet::new();
         for fen in FENS {
             let pos = Position::from_fen(fen, false).expect("FEN");
             let want = reference_eval(&raw, &pos);
@@ -147,9 +222,43 @@ fn evaluation_equals_the_reference_implementation() {
                 "seed {seed} {fen}: test net saturates: {want}"
             );
             distinct.insert(want);
+            buckets.insert(corvid::eval::nnue::output_bucket(&pos));
         }
-        // The positions really are told apart (a net that ignored its inputs would pass the rest).
+        // The positions really are told apart (a net that ignored its inputs would pass the rest), and
+        // several output buckets were used.
         assert!(distinct.len() >= FENS.len() - 1, "{distinct:?}");
+        assert!(buckets.len() >= 5, "{buckets:?}");
+    }
+}
+
+/// Mirroring and buckets change the evaluation: the same weights read as a v2 net evaluate differently
+/// from the v1 reading of their first bucket where a king stands on files e-h, and the same where none
+/// does and the position is in the first bucket (so the tests above would notice either being ignored).
+#[test]
+fn mirroring_and_buckets_take_effect() {
+    let v2 = random_v2(21, 127);
+    let first = RawNet {
+        buckets: 1,
+        mirror: false,
+        out_w: v2.out_w[..2 * HIDDEN].to_vec(),
+        out_b: v2.out_b[..1].to_vec(),
+        ft_w: v2.ft_w.clone(),
+        ft_b: v2.ft_b.clone(),
+        h: HIDDEN,
+    };
+    let (a, b) = (
+        Network::from_bytes(&file_bytes(&v2)).expect("v2"),
+        Network::from_bytes(&file_bytes(&first)).expect("v1"),
+    );
+    let same = Position::from_fen("8/8/2k5/8/8/3K4/8/8 w - - 0 1", false).expect("FEN");
+    assert_eq!(a.evaluate(&same), b.evaluate(&same));
+    for fen in [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/2k5/8/8/4K3/8/8 b - - 0 1",
+        "2k5/ppp5/8/8/8/8/PPP5/2K5 b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen, false).expect("FEN");
+        assert_ne!(a.evaluate(&pos), b.evaluate(&pos), "{fen}");
     }
 }
 
@@ -161,10 +270,37 @@ fn loading_a_written_file_round_trips() {
     std::fs::write(&path, &bytes).expect("write net");
     let net = Network::load(&path).expect("load");
     assert_eq!(net.to_bytes(), bytes);
-    let parts = Network::from_parts(&raw.ft_w, &raw.ft_b, &raw.out_w, raw.out_b).expect("parts");
+    let parts = Network::from_parts(&raw.ft_w, &raw.ft_b, &raw.out_w, raw.out_b[0]).expect("parts");
     assert_eq!(parts, net);
-    assert!(Network::from_parts(&raw.ft_w[1..], &raw.ft_b, &raw.out_w, raw.out_b).is_none());
+    assert!(Network::from_parts(&raw.ft_w[1..], &raw.ft_b, &raw.out_w, raw.out_b[0]).is_none());
+    // v2 nets (8 buckets with and without mirroring, mirroring alone) come back byte for byte.
+    for (buckets, mirror) in [(8, true), (8, false), (1, true)] {
+        let bytes = file_bytes(&random_shaped(12, HIDDEN, 127, buckets, mirror));
+        std::fs::write(&path, &bytes).expect("write net");
+        let net = Network::load(&path).expect("load v2");
+        assert_eq!((net.buckets(), net.mirrored()), (buckets, mirror));
+        assert_eq!(net.to_bytes(), bytes);
+        assert_eq!(Network::from_weights(&net.weights()), Ok(net));
+    }
     let _ = std::fs::remove_file(&path);
+}
+
+/// The committed network is a v1 file (one bucket, no mirroring) and is read and written back unchanged.
+#[test]
+fn the_embedded_network_is_read_as_v1() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets/corvid.nnue");
+    let (Some(net), Ok(file)) = (default_network(), std::fs::read(&path)) else {
+        return; // a build without an embedded network
+    };
+    if std::env::var("EVALFILE").is_ok_and(|v| !v.trim().is_empty()) {
+        return; // another network is embedded
+    }
+    assert_eq!(
+        u32::from_le_bytes(file[8..12].try_into().expect("4 bytes")),
+        1
+    );
+    assert_eq!((net.buckets(), net.mirrored()), (1, false));
+    assert_eq!(net.to_bytes(), file);
 }
 
 #[test]
@@ -177,8 +313,8 @@ fn malformed_files_are_refused_with_the_reason() {
         b[n..].copy_from_slice(&sum.to_le_bytes());
         b
     };
-    let with = |at: usize, v: u32| {
-        let mut b = good.clone();
+    let with = |file: &[u8], at: usize, v: u32| {
+        let mut b = file.to_vec();
         b[at..at + 4].copy_from_slice(&v.to_le_bytes());
         reseal(b)
     };
@@ -186,12 +322,12 @@ fn malformed_files_are_refused_with_the_reason() {
     magic[0] = b'X';
     assert_eq!(Network::from_bytes(&magic), Err(NetworkError::BadMagic));
     assert_eq!(
-        Network::from_bytes(&with(8, 2)),
-        Err(NetworkError::BadVersion(2))
+        Network::from_bytes(&with(&good, 8, 3)),
+        Err(NetworkError::BadVersion(3))
     );
     for (at, name) in [(16, "QA"), (20, "QB"), (24, "SCALE"), (28, "reserved")] {
         assert!(
-            matches!(Network::from_bytes(&with(at, 7)), Err(NetworkError::BadConstant { name: n, found: 7, .. }) if n == name),
+            matches!(Network::from_bytes(&with(&good, at, 7)), Err(NetworkError::BadConstant { name: n, found: 7, .. }) if n == name),
             "{name}"
         );
     }
@@ -223,6 +359,63 @@ fn malformed_files_are_refused_with_the_reason() {
         Network::load(temp_dir().join("no-such-file.nnue")),
         Err(NetworkError::Io(_))
     ));
+
+    // v2: bucket counts other than 1 and 8, unknown flags, a reserved word, the wrong length (also a v1
+    // file relabelled v2, and a v2 file relabelled v1), and a header cut short.
+    let v2 = file_bytes(&random_v2(7, 127));
+    assert!(Network::from_bytes(&v2).is_ok());
+    for buckets in [0, 2, 3, 7, 9, 16] {
+        assert_eq!(
+            Network::from_bytes(&with(&v2, 28, buckets)),
+            Err(NetworkError::BadBuckets(buckets))
+        );
+    }
+    for flags in [2, 3, 0x8000_0001] {
+        assert_eq!(
+            Network::from_bytes(&with(&v2, 32, flags)),
+            Err(NetworkError::BadFlags(flags))
+        );
+    }
+    assert!(matches!(
+        Network::from_bytes(&with(&v2, 36, 1)),
+        Err(NetworkError::BadConstant {
+            name: "reserved",
+            found: 1,
+            ..
+        })
+    ));
+    // One bucket announced, eight present: the length is wrong for the header.
+    assert!(matches!(
+        Network::from_bytes(&with(&v2, 28, 1)),
+        Err(NetworkError::BadSize { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&reseal(v2[..v2.len() - 4].to_vec())),
+        Err(NetworkError::BadSize { .. })
+    ));
+    let mut v2_as_v1 = with(&v2, 8, 1);
+    v2_as_v1[28..32].copy_from_slice(&0u32.to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&reseal(v2_as_v1)),
+        Err(NetworkError::BadSize { .. })
+    ));
+    let mut v1_as_v2 = with(&good, 8, 2);
+    v1_as_v2[28..32].copy_from_slice(&1u32.to_le_bytes());
+    assert!(Network::from_bytes(&reseal(v1_as_v2)).is_err());
+    assert!(matches!(
+        Network::from_bytes(&v2[..36]),
+        Err(NetworkError::Truncated { len: 36 })
+    ));
+    let mut damaged = v2.clone();
+    damaged[v2.len() - 20] ^= 1;
+    assert!(matches!(
+        Network::from_bytes(&damaged),
+        Err(NetworkError::BadChecksum { .. })
+    ));
+    // Every refusal reads as a reason.
+    for e in [NetworkError::BadBuckets(3), NetworkError::BadFlags(2)] {
+        assert!(e.to_string().contains("network"), "{e}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -245,6 +438,10 @@ struct Seen {
     capture: u64,
     null: u64,
     unmake: u64,
+    /// King moves between files a-d and e-h (a mirroring net refreshes that side's perspective).
+    king_crossing: u64,
+    /// The same, by castling.
+    castling_crossing: u64,
 }
 
 /// A random Chess960 start (bishops on both colours, the king between the rooks), in Shredder-FEN.
@@ -323,8 +520,12 @@ fn note(seen: &mut Seen, pos: &Position, m: Move) {
     seen.plies += 1;
     let captures = pos.piece_on(m.to()).is_some() && m.kind() != MoveKind::Castling;
     seen.capture += captures as u64;
+    let half = |sq: Square| sq.0 % 8 >= 4;
     match m.kind() {
         MoveKind::Castling => {
+            let (kto, _) = Position::castling_targets(m.from(), m.to());
+            seen.castling_crossing += (half(m.from()) != half(kto)) as u64;
+            seen.king_crossing += (half(m.from()) != half(kto)) as u64;
             seen.castling += 1;
             if pos.is_chess960() {
                 seen.castling_960 += 1;
@@ -340,7 +541,12 @@ fn note(seen: &mut Seen, pos: &Position, m: Move) {
             seen.promotion += 1;
             seen.promotion_capture += captures as u64;
         }
-        MoveKind::Normal => {}
+        MoveKind::Normal => {
+            let king = pos
+                .piece_on(m.from())
+                .is_some_and(|p| p.kind() == PieceType::King);
+            seen.king_crossing += (king && half(m.from()) != half(m.to())) as u64;
+        }
     }
 }
 
@@ -350,7 +556,7 @@ fn check(game: &mut ChessGame, net: &Network, raw: &RawNet, seen: &mut Seen) {
     let fresh = Accumulator::refresh(net, &pos);
     let incremental = *game
         .eval_state()
-        .accumulator()
+        .accumulator(&pos)
         .expect("a network is in use");
     assert!(
         incremental == fresh,
@@ -366,7 +572,16 @@ fn check(game: &mut ChessGame, net: &Network, raw: &RawNet, seen: &mut Seen) {
     seen.checks += 1;
 }
 
-fn random_game(start: Position, net: &Arc<Network>, raw: &RawNet, rng: &mut Rng, seen: &mut Seen) {
+/// A random game from `start`; the accumulator is checked after every move and unmake when `every`, else
+/// now and then (so that several plies of pending updates, refreshes among them, are caught up at once).
+fn random_game(
+    start: Position,
+    net: &Arc<Network>,
+    raw: &RawNet,
+    rng: &mut Rng,
+    seen: &mut Seen,
+    every: bool,
+) {
     let mut game = ChessGame::with_eval(start, NnueEval::new(Some(Arc::clone(net))));
     check(&mut game, net, raw, seen);
     // Some game moves first (the refresh path of `play`), then a search-like walk of makes and unmakes.
@@ -399,20 +614,15 @@ fn random_game(start: Position, net: &Arc<Network>, raw: &RawNet, rng: &mut Rng,
                 made += 1;
             }
         }
-        // Evaluate only now and then, so that several plies of pending updates are caught up at once.
-        if rng.below(3) == 0 {
+        if every || rng.below(3) == 0 {
             check(&mut game, net, raw, seen);
         }
     }
     check(&mut game, net, raw, seen);
 }
 
-#[test]
-fn incremental_accumulators_equal_a_refresh_in_random_games() {
-    let raw = random_net(0xC0FFEE, HIDDEN, 127);
-    let net = Arc::new(Network::from_bytes(&file_bytes(&raw)).expect("valid"));
-    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
-    let mut seen = Seen::default();
+/// The starts of the random games: special positions, Chess960 ones (special and random), the start.
+fn random_game_starts(rng: &mut Rng) -> Vec<Position> {
     let mut starts: Vec<Position> = Vec::new();
     for fen in SPECIAL {
         starts.push(Position::from_fen(fen, false).expect("FEN"));
@@ -421,13 +631,22 @@ fn incremental_accumulators_equal_a_refresh_in_random_games() {
         starts.push(Position::from_fen(fen, true).expect("960 FEN"));
     }
     for _ in 0..8 {
-        let fen = chess960_start(&mut rng);
+        let fen = chess960_start(rng);
         starts.push(Position::from_fen(&fen, true).expect("generated 960 start"));
     }
     starts.push(Position::startpos());
-    for start in &starts {
-        for _ in 0..6 {
-            random_game(*start, &net, &raw, &mut rng, &mut seen);
+    starts
+}
+
+/// Random games with `raw`'s network: the incremental state must equal a refresh, and the evaluation the
+/// reference's, wherever it is checked; every kind of move must have come up.
+fn random_games_check(raw: &RawNet, seed: u64) -> Seen {
+    let net = Arc::new(Network::from_bytes(&file_bytes(raw)).expect("valid"));
+    let mut rng = Rng::new(seed);
+    let mut seen = Seen::default();
+    for start in &random_game_starts(&mut rng) {
+        for game in 0..6 {
+            random_game(*start, &net, raw, &mut rng, &mut seen, game % 2 == 1);
         }
     }
     println!("{seen:?}");
@@ -445,8 +664,68 @@ fn incremental_accumulators_equal_a_refresh_in_random_games() {
         ("capture", seen.capture),
         ("null move", seen.null),
         ("unmake", seen.unmake),
+        ("king crossing the d/e boundary", seen.king_crossing),
+        ("castling across the d/e boundary", seen.castling_crossing),
     ] {
         assert!(n >= 10, "only {n} {what}: {seen:?}");
+    }
+    seen
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_in_random_games() {
+    random_games_check(&random_net(0xC0FFEE, HIDDEN, 127), 0x5EED_1234_ABCD_0001);
+}
+
+/// The same with an 8-bucket mirrored net: king moves across the d/e boundary refresh that side's
+/// perspective from the cache while the other is updated incrementally.
+#[test]
+fn incremental_accumulators_of_a_mirrored_bucketed_net_equal_a_refresh_in_random_games() {
+    random_games_check(&random_v2(0xBEEF, 127), 0x5EED_1234_ABCD_0002);
+}
+
+/// The refresh cache gives each perspective's lanes of a full refresh, for positions that follow each other
+/// (small differences) and for positions of other games (large ones), on both mirror states.
+#[test]
+fn the_refresh_cache_equals_a_full_refresh() {
+    for raw in [random_v2(31, 127), random_net(32, HIDDEN, 127)] {
+        let net = Network::from_bytes(&file_bytes(&raw)).expect("valid");
+        let mut cache = RefreshCache::new(&net);
+        let mut rng = Rng::new(0xF1AA);
+        let mut mirrored = [0usize; 2];
+        let mut refreshed = 0;
+        for start in random_game_starts(&mut rng) {
+            let mut pos = start;
+            for _ in 0..60 {
+                let full = Accumulator::refresh(&net, &pos);
+                for p in [Color::White, Color::Black] {
+                    // Not after every move, so that the cached boards lag by several moves.
+                    if rng.below(3) != 0 {
+                        continue;
+                    }
+                    let mut lanes = [0i16; HIDDEN];
+                    cache.refresh(&net, &pos, p, &mut lanes);
+                    assert!(lanes == full.lanes[p.index()], "{p:?} at {}", pos.to_fen());
+                    mirrored[(pos.king_square(p).0 % 8 >= 4) as usize] += 1;
+                    refreshed += 1;
+                }
+                let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(pick(&mut rng, &pos, &moves));
+            }
+        }
+        assert!(
+            refreshed > 500 && mirrored.iter().all(|&n| n > 50),
+            "{mirrored:?}"
+        );
+        // An emptied cache starts again from the biases.
+        cache.clear(&net);
+        let pos = Position::startpos();
+        let mut lanes = [0i16; HIDDEN];
+        cache.refresh(&net, &pos, Color::Black, &mut lanes);
+        assert!(lanes == Accumulator::refresh(&net, &pos).lanes[1]);
     }
 }
 
@@ -455,7 +734,7 @@ fn hce_state_evaluates_as_the_hand_crafted_evaluation() {
     for fen in FENS {
         let pos = Position::from_fen(fen, false).expect("FEN");
         let mut game = ChessGame::with_eval(pos, NnueEval::hce());
-        assert!(game.eval_state().accumulator().is_none());
+        assert!(game.eval_state().accumulator(&pos).is_none());
         assert_eq!(
             game.evaluate(),
             scale_evaluation(&pos, corvid::eval::chess::evaluate(&pos))

@@ -1,13 +1,17 @@
 //! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from bulletformat `ChessBoard` data, on the
-//! CPU, multithreaded, in plain Rust. The data, the features, the network and the net file follow
-//! `nets/FORMAT.md` (the contract with datagen and the engine).
+//! CPU, multithreaded, in plain Rust, optionally with 8 output buckets by piece count (`--buckets 8`) and
+//! horizontal mirroring by each side's king file (`--mirror`). The data, the features, the network and the
+//! net file follow `nets/FORMAT.md` (the contract with datagen and the engine); the feature and bucket rules
+//! are the format module's, which the engine uses too.
 //!
-//! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256] ...`
+//! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256]
+//!   [--buckets 1|8] [--mirror] ...`
 //!   trains with AdamW on the MSE between sigmoid(y) and `lambda * result + (1 - lambda) * sigmoid(score /
 //!   400)`; after every epoch it prints train and validation loss and writes `epochN.ckpt` (float weights
 //!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
 //!   the end `final.nnue`.
-//!   `--init NET` starts from a net file's weights (fine-tuning) instead of random ones.
+//!   `--init NET` starts from a net file's weights (fine-tuning) instead of random ones; a one-bucket net
+//!   with `--buckets 8` starts every bucket from its output layer.
 //! - `train_nnue export --checkpoint C --out F` quantises a checkpoint into a net file.
 //! - `train_nnue eval --net F --fen FEN` prints the reference integer evaluation (cp, side to move).
 //! - `train_nnue synth --out F --positions N` writes random material-scored positions (smoke tests).
@@ -29,7 +33,9 @@ mod train;
 
 use clap::{Parser, Subcommand};
 use corvid::chess::{Color, Position};
+use corvid::eval::nnue::accumulator::{feature, king_mirrored, output_bucket};
 use data::{Features, MAX_FEATURES};
+use net::Shape;
 use optim::{Checkpoint, LrSchedule, Schedule};
 use quant::{QuantNet, Quantised};
 use std::path::{Path, PathBuf};
@@ -97,6 +103,14 @@ struct TrainArgs {
     /// Accumulator width H per perspective (a multiple of 8, 8..=4096); default 256, or the checkpoint's.
     #[arg(long)]
     hidden: Option<usize>,
+    /// Output buckets by the number of pieces on the board: 1 or 8. Default 1, or the checkpoint's or the
+    /// --init net's (a one-bucket --init net with 8 starts each bucket from its output layer).
+    #[arg(long)]
+    buckets: Option<usize>,
+    /// Horizontal mirroring: each side's features are file-flipped while its own king is on files e-h.
+    /// Default off, or the checkpoint's or the --init net's (a net trained without it cannot take it up).
+    #[arg(long)]
+    mirror: bool,
     /// Weight of the game result in the target (0: scores only, 1: results only). 0 by default: on 2 M
     /// positions (20 k games) a net at 0.3 memorised the games' results and lost to the HCE, one at 0 beat it.
     #[arg(long, default_value_t = 0.0)]
@@ -180,15 +194,15 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     if !(0.0..1.0).contains(&a.val_fraction) {
         return Err("--val-fraction must be in [0, 1)".into());
     }
+    if a.buckets
+        .is_some_and(|b| b != 1 && b != corvid::eval::nnue::OUTPUT_BUCKETS)
+    {
+        return Err("--buckets must be 1 or 8".into());
+    }
     let start = match (&a.resume, &a.init) {
         (Some(path), _) => {
             let ck = Checkpoint::load(path)?;
-            if a.hidden.is_some_and(|h| h != ck.net.hidden) {
-                return Err(format!(
-                    "--hidden differs from the checkpoint's H = {}",
-                    ck.net.hidden
-                ));
-            }
+            check_shape(&a, ck.net.shape, "checkpoint")?;
             if ck.seed != a.seed {
                 eprintln!(
                     "warning: the checkpoint was trained with --seed {}, this run uses {} (another split and order)",
@@ -200,16 +214,18 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
         }
         (None, Some(path)) => {
             let q = load_net(path)?;
-            if a.hidden.is_some_and(|h| h != q.hidden) {
-                return Err(format!("--hidden differs from the net's H = {}", q.hidden));
+            let mut net = q.to_float();
+            if a.buckets.is_some_and(|b| b > q.shape.buckets) {
+                net = net.spread_buckets(corvid::eval::nnue::OUTPUT_BUCKETS);
             }
+            check_shape(&a, net.shape, "net")?;
             println!(
-                "starting from the weights of {} (H = {})",
+                "starting from the weights of {} ({:?})",
                 path.display(),
-                q.hidden
+                q.shape
             );
-            let mut ck = train::fresh(q.hidden, a.seed);
-            ck.net = q.to_float();
+            let mut ck = train::fresh(net.shape, a.seed);
+            ck.net = net;
             ck
         }
         (None, None) => {
@@ -217,7 +233,12 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             if h == 0 || !h.is_multiple_of(8) || h > 4096 {
                 return Err("--hidden must be a multiple of 8 in 8..=4096".into());
             }
-            train::fresh(h, a.seed)
+            let shape = Shape {
+                hidden: h,
+                buckets: a.buckets.unwrap_or(1),
+                mirror: a.mirror,
+            };
+            train::fresh(shape, a.seed)
         }
     };
     let loaded = data::load_files(&a.data)?;
@@ -256,6 +277,29 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     train::train(&cfg, start, &records, &val).map(|_| ())
 }
 
+/// Refuses a `--hidden`, `--buckets` or `--mirror` that differs from the shape a run starts from (`what`:
+/// the checkpoint or the net file).
+fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
+    if a.hidden.is_some_and(|h| h != shape.hidden) {
+        return Err(format!(
+            "--hidden differs from the {what}'s H = {}",
+            shape.hidden
+        ));
+    }
+    if a.buckets.is_some_and(|b| b != shape.buckets) {
+        return Err(format!(
+            "--buckets differs from the {what}'s {} output bucket(s)",
+            shape.buckets
+        ));
+    }
+    if a.mirror && !shape.mirror {
+        return Err(format!(
+            "--mirror: the {what} was trained without mirroring (its feature weights mean other squares)"
+        ));
+    }
+    Ok(())
+}
+
 fn report_load(what: &str, paths: &[PathBuf], l: &data::Loaded) {
     println!(
         "{what} data: {} positions from {} file(s){}{}",
@@ -282,9 +326,9 @@ fn run_export(checkpoint: &Path, out: &Path) -> Result<(), String> {
     let bytes = QuantNet::from_float(&ck.net)?.encode();
     optim::write_atomic(out, &bytes)?;
     println!(
-        "wrote {} (H = {}, {} bytes, after epoch {})",
+        "wrote {} ({:?}, {} bytes, after epoch {})",
         out.display(),
-        ck.net.hidden,
+        ck.net.shape,
         bytes.len(),
         ck.epochs_done
     );
@@ -302,7 +346,7 @@ fn run_eval(net: &Path, fen: &str) -> Result<(), String> {
     let pos = Position::from_fen(fen, false)
         .or_else(|_| Position::from_fen(fen, true))
         .map_err(|e| format!("bad FEN: {e}"))?;
-    let cp = q.evaluate(&position_features(&pos));
+    let cp = q.evaluate(&position_features(&pos, &q.shape));
     let white = if pos.side_to_move() == Color::White {
         cp
     } else {
@@ -329,28 +373,29 @@ fn run_synth(out: &Path, positions: usize, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// The features of an engine position by the engine-side formula of the format (absolute colours):
-/// `index(P) = (C != P) * 384 + t * 64 + (s if P is White else s ^ 56)`; tests check it against the
-/// data-side formula on the same positions.
-fn position_features(pos: &Position) -> Features {
+/// The inputs of an engine position for a net of `shape` by the engine's own functions (absolute colours,
+/// the engine's mirror test and bucket); tests check them against the data side's on the same positions.
+fn position_features(pos: &Position, shape: &Shape) -> Features {
     let mut f = Features {
         stm: [0; MAX_FEATURES],
         opp: [0; MAX_FEATURES],
         len: 0,
+        bucket: if shape.buckets > 1 {
+            output_bucket(pos)
+        } else {
+            0
+        },
     };
     let stm = pos.side_to_move();
-    let index = |p: Color, c: Color, t: usize, s: usize| -> u16 {
-        let sq = if p == Color::White { s } else { s ^ 56 };
-        (usize::from(c != p) * 384 + t * 64 + sq) as u16
-    };
+    let mirror = |p: Color| shape.mirror && king_mirrored(pos, p);
+    let (stm_mirror, opp_mirror) = (mirror(stm), mirror(stm.flip()));
     let mut occ = pos.occupied();
     while occ != 0 && f.len < MAX_FEATURES {
-        let s = occ.trailing_zeros() as usize;
+        let sq = corvid::chess::Square(occ.trailing_zeros() as u8);
         occ &= occ - 1;
-        if let Some(piece) = pos.piece_on(corvid::chess::Square(s as u8)) {
-            let (c, t) = (piece.color(), piece.kind().index());
-            f.stm[f.len] = index(stm, c, t, s);
-            f.opp[f.len] = index(stm.flip(), c, t, s);
+        if let Some(piece) = pos.piece_on(sq) {
+            f.stm[f.len] = feature(stm, piece, sq, stm_mirror) as u16;
+            f.opp[f.len] = feature(stm.flip(), piece, sq, opp_mirror) as u16;
             f.len += 1;
         }
     }

@@ -1,5 +1,6 @@
 //! Training data: bulletformat `ChessBoard` records (32 bytes, side-to-move relative, see
-//! `notes/NNUE_FORMAT.md`), read from record files or from datagen's game files (`.vf`), their Chess768 features, the blended target and the validation split.
+//! `nets/FORMAT.md`), read from record files or from datagen's game files (`.vf`), their Chess768 features
+//! and output bucket (by the format's rules, the engine's own), the blended target and the validation split.
 
 use bulletformat::ChessBoard;
 use corvid::rng::{mix, Rng};
@@ -11,6 +12,7 @@ use std::path::Path;
 pub const RECORD_BYTES: usize = 32;
 /// Features per perspective, as the network file defines them.
 pub use corvid::eval::nnue::format::INPUTS;
+use corvid::eval::nnue::format::{feature_index, king_mirrors, output_bucket, Shape};
 /// The evaluation scale of the format: target = sigmoid(score / 400), eval_cp = y * 400.
 pub const EVAL_SCALE: f32 = corvid::eval::nnue::format::SCALE as f32;
 /// At most 32 pieces on a board, so at most 32 active features per perspective.
@@ -102,7 +104,7 @@ pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, String> {
     Ok(out)
 }
 
-/// The active features of a position for both accumulators.
+/// The active features of a position for both accumulators, and its output bucket.
 #[derive(Clone, Copy)]
 pub struct Features {
     /// Indices into the side to move's accumulator.
@@ -111,6 +113,8 @@ pub struct Features {
     pub opp: [u16; MAX_FEATURES],
     /// How many of each are set.
     pub len: usize,
+    /// The output bucket (0 in a one-bucket net).
+    pub bucket: usize,
 }
 
 impl Features {
@@ -125,24 +129,45 @@ impl Features {
     }
 }
 
-/// Chess768 features of a record: colour c (0 = side to move's), type t, square sq (side to move's view) is
-/// `c * 384 + t * 64 + sq` for the side to move and `(1 - c) * 384 + t * 64 + (sq ^ 56)` for the opponent.
-pub fn features(r: &ChessBoard) -> Features {
+/// The inputs of a record for a net of `shape`, by the format's rules ([`feature_index`]): colour c (0 =
+/// side to move's), type t, square sq (side to move's view) is `c * 384 + t * 64 + sq` for the side to move
+/// and `(1 - c) * 384 + t * 64 + (sq ^ 56)` for the opponent; in a mirroring net, each perspective whose own
+/// king is on files e-h also flips the file (`^ 7`). The bucket is [`output_bucket`] of the piece count in a
+/// bucketed net, else 0.
+pub fn features(r: &ChessBoard, shape: &Shape) -> Features {
+    let mirror = shape.mirror;
     let mut f = Features {
         stm: [0; MAX_FEATURES],
         opp: [0; MAX_FEATURES],
         len: 0,
+        bucket: 0,
     };
-    let mut occ = r.occ;
     // check_record bounds the piece count, so at most 32 squares are visited.
+    let mut pieces = [(0u16, 0u16); MAX_FEATURES];
+    let mut kings = [0usize; 2];
+    let mut occ = r.occ;
     while occ != 0 && f.len < MAX_FEATURES {
         let sq = occ.trailing_zeros() as u16;
         occ &= occ - 1;
         let piece = u16::from((r.pcs[f.len / 2] >> (4 * (f.len & 1))) & 15);
-        let (c, t) = (piece >> 3, piece & 7);
-        f.stm[f.len] = c * 384 + t * 64 + sq;
-        f.opp[f.len] = (1 - c) * 384 + t * 64 + (sq ^ 56);
+        if piece & 7 == 5 {
+            kings[usize::from(piece >> 3)] = usize::from(sq);
+        }
+        pieces[f.len] = (piece, sq);
         f.len += 1;
+    }
+    // The kings' files are the same from either side (the opponent's view flips only ranks).
+    let (stm_mirror, opp_mirror) = (
+        mirror && king_mirrors(kings[0]),
+        mirror && king_mirrors(kings[1]),
+    );
+    for (i, &(piece, sq)) in pieces[..f.len].iter().enumerate() {
+        let (theirs, t, sq) = (piece >> 3 == 1, usize::from(piece & 7), usize::from(sq));
+        f.stm[i] = feature_index(theirs, t, sq, stm_mirror) as u16;
+        f.opp[i] = feature_index(!theirs, t, sq ^ 56, opp_mirror) as u16;
+    }
+    if shape.buckets > 1 {
+        f.bucket = output_bucket(r.occ.count_ones());
     }
     f
 }

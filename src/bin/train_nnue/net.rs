@@ -1,17 +1,20 @@
-//! The float network (768 -> H) x 2 -> 1 with SCReLU, its forward pass and its gradient.
+//! The float network (768 -> H) x 2 -> 1 with SCReLU, one output layer per output bucket, its forward pass
+//! and its gradient.
 //!
-//! All parameters live in one flat vector, `[ft_w (768 * H, feature-major) | ft_b (H) | out_w (2H) | out_b]`,
-//! so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one array.
+//! All parameters live in one flat vector, `[ft_w (768 * H, feature-major) | ft_b (H) | out_w (buckets x 2H)
+//! | out_b (buckets)]`, so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one
+//! array. The shape (H, buckets, mirroring) is the file format's [`Shape`].
 
 use crate::data::{features, sigmoid, target, Features, INPUTS};
 use bulletformat::ChessBoard;
+pub use corvid::eval::nnue::format::Shape;
 use corvid::rng::Rng;
 
-/// The float parameters of a network with `hidden` lanes per perspective.
+/// The float parameters of a network of a given shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
-    /// Accumulator width H.
-    pub hidden: usize,
+    /// Accumulator width H, output buckets, mirroring.
+    pub shape: Shape,
     /// Every parameter, in the layout of the module doc.
     pub params: Vec<f32>,
 }
@@ -21,26 +24,33 @@ pub struct Net {
 pub struct Layout {
     /// Start of the feature-transformer bias (the weights start at 0).
     pub ft_b: usize,
-    /// Start of the output weights.
+    /// Start of the output weights (bucket `b`'s 2H at `out_w + b * 2H`).
     pub out_w: usize,
-    /// Index of the output bias.
+    /// Start of the output biases (one per bucket, the last parameters).
     pub out_b: usize,
     /// Number of parameters.
     pub len: usize,
 }
 
 impl Layout {
-    /// The layout for `hidden` lanes.
-    pub fn new(hidden: usize) -> Layout {
+    /// The layout for a net of `shape`.
+    pub fn new(shape: Shape) -> Layout {
+        let hidden = shape.hidden;
         let ft_b = INPUTS * hidden;
         let out_w = ft_b + hidden;
-        let out_b = out_w + 2 * hidden;
+        let out_b = out_w + shape.buckets * 2 * hidden;
         Layout {
             ft_b,
             out_w,
             out_b,
-            len: out_b + 1,
+            len: out_b + shape.buckets,
         }
+    }
+
+    /// Bucket `bucket`'s output weights (2H, the side to move's half first) in the flat vector.
+    pub fn out_w(&self, shape: Shape, bucket: usize) -> std::ops::Range<usize> {
+        let start = self.out_w + bucket * 2 * shape.hidden;
+        start..start + 2 * shape.hidden
     }
 }
 
@@ -53,9 +63,10 @@ pub fn screlu(x: f32) -> f32 {
 
 impl Net {
     /// A network with deterministic random weights: uniform in +-1/sqrt(fan-in) (768 for the feature
-    /// transformer, 2H for the output), biases zero.
-    pub fn random(hidden: usize, seed: u64) -> Net {
-        let l = Layout::new(hidden);
+    /// transformer, 2H for each output bucket), biases zero.
+    pub fn random(shape: Shape, seed: u64) -> Net {
+        let hidden = shape.hidden;
+        let l = Layout::new(shape);
         let mut rng = Rng::new(seed ^ 0x494e_4954);
         let mut params = vec![0.0; l.len];
         let a = 1.0 / (INPUTS as f32).sqrt();
@@ -66,18 +77,41 @@ impl Net {
         for p in &mut params[l.out_w..l.out_b] {
             *p = rng.uniform(-a, a);
         }
-        Net { hidden, params }
+        Net { shape, params }
     }
 
     /// The block offsets of this network.
     pub fn layout(&self) -> Layout {
-        Layout::new(self.hidden)
+        Layout::new(self.shape)
+    }
+
+    /// This one-bucket net with `buckets` output buckets, each a copy of its output layer: the same function,
+    /// a start for training a bucketed net from a trained one.
+    pub fn spread_buckets(&self, buckets: usize) -> Net {
+        assert_eq!(self.shape.buckets, 1, "only a one-bucket net is spread");
+        let shape = Shape {
+            buckets,
+            ..self.shape
+        };
+        let l = self.layout();
+        let mut params = self.params[..l.out_b].to_vec();
+        for _ in 1..buckets {
+            params.extend_from_slice(&self.params[l.out_w..l.out_b]);
+        }
+        params.extend(std::iter::repeat_n(self.params[l.out_b], buckets));
+        debug_assert_eq!(params.len(), Layout::new(shape).len);
+        Net { shape, params }
+    }
+
+    /// The inputs of a record for this net's shape.
+    pub fn features(&self, r: &ChessBoard) -> Features {
+        features(r, &self.shape)
     }
 
     /// Fills both accumulators (length H each) for `f`.
     pub fn accumulate(&self, f: &Features, acc_stm: &mut [f32], acc_opp: &mut [f32]) {
         let l = self.layout();
-        let h = self.hidden;
+        let h = self.shape.hidden;
         let ft_w = &self.params[..l.ft_b];
         let bias = &self.params[l.ft_b..l.out_w];
         for (acc, feats) in [(acc_stm, f.stm()), (acc_opp, f.opp())] {
@@ -91,20 +125,20 @@ impl Net {
         }
     }
 
-    /// The raw output y (eval in units of 400 cp) from filled accumulators.
-    pub fn output(&self, acc_stm: &[f32], acc_opp: &[f32]) -> f32 {
+    /// The raw output y (eval in units of 400 cp) from filled accumulators, through output bucket `bucket`.
+    pub fn output(&self, acc_stm: &[f32], acc_opp: &[f32], bucket: usize) -> f32 {
         let l = self.layout();
-        let (w1, w2) = self.params[l.out_w..l.out_b].split_at(self.hidden);
-        self.params[l.out_b] + screlu_dot(acc_stm, w1) + screlu_dot(acc_opp, w2)
+        let (w1, w2) = self.params[l.out_w(self.shape, bucket)].split_at(self.shape.hidden);
+        self.params[l.out_b + bucket] + screlu_dot(acc_stm, w1) + screlu_dot(acc_opp, w2)
     }
 
-    /// The raw output y of a record (allocates; for tests, the trainer uses [`Worker`]).
+    /// The raw output y of a record's inputs (allocates; for tests, the trainer uses [`Worker`]).
     #[cfg(test)]
     pub fn forward(&self, f: &Features) -> f32 {
-        let mut a = vec![0.0; self.hidden];
-        let mut b = vec![0.0; self.hidden];
+        let mut a = vec![0.0; self.shape.hidden];
+        let mut b = vec![0.0; self.shape.hidden];
         self.accumulate(f, &mut a, &mut b);
-        self.output(&a, &b)
+        self.output(&a, &b, f.bucket)
     }
 }
 
@@ -139,10 +173,11 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Scratch for a network with `hidden` lanes.
-    pub fn new(hidden: usize) -> Worker {
+    /// Scratch for a network of `shape`.
+    pub fn new(shape: Shape) -> Worker {
+        let hidden = shape.hidden;
         Worker {
-            grad: vec![0.0; Layout::new(hidden).len],
+            grad: vec![0.0; Layout::new(shape).len],
             acc_stm: vec![0.0; hidden],
             acc_opp: vec![0.0; hidden],
             d_stm: vec![0.0; hidden],
@@ -153,20 +188,21 @@ impl Worker {
     /// Adds `scale` times the gradient of one record's squared error to `self.grad`; returns the error.
     pub fn backprop(&mut self, net: &Net, r: &ChessBoard, lambda: f32, scale: f32) -> f32 {
         let l = net.layout();
-        let h = net.hidden;
-        let f = features(r);
+        let h = net.shape.hidden;
+        let f = net.features(r);
         net.accumulate(&f, &mut self.acc_stm, &mut self.acc_opp);
-        let p = sigmoid(net.output(&self.acc_stm, &self.acc_opp));
+        let p = sigmoid(net.output(&self.acc_stm, &self.acc_opp, f.bucket));
         let err = p - target(r, lambda);
         // d/dy (sigmoid(y) - t)^2 = 2 (p - t) p (1 - p)
         let g = 2.0 * err * p * (1.0 - p) * scale;
 
-        let (w1, w2) = net.params[l.out_w..l.out_b].split_at(h);
+        // Only the position's bucket takes part in the output layer.
+        let out = l.out_w(net.shape, f.bucket);
+        let (w1, w2) = net.params[out.clone()].split_at(h);
+        self.grad[l.out_b + f.bucket] += g;
         let (grad_ft, rest) = self.grad.split_at_mut(l.ft_b);
         let (grad_b, rest) = rest.split_at_mut(h);
-        let (grad_w1, rest) = rest.split_at_mut(h);
-        let (grad_w2, grad_out_b) = rest.split_at_mut(h);
-        grad_out_b[0] += g;
+        let (grad_w1, grad_w2) = rest[out.start - l.out_w..out.end - l.out_w].split_at_mut(h);
         for (acc, w, gw, d) in [
             (&self.acc_stm, w1, grad_w1, &mut self.d_stm),
             (&self.acc_opp, w2, grad_w2, &mut self.d_opp),
@@ -241,12 +277,13 @@ pub fn mean_loss(net: &Net, data: &[ChessBoard], lambda: f32, threads: usize) ->
             .chunks(share)
             .map(|part| {
                 s.spawn(move || {
-                    let mut a = vec![0.0; net.hidden];
-                    let mut b = vec![0.0; net.hidden];
+                    let mut a = vec![0.0; net.shape.hidden];
+                    let mut b = vec![0.0; net.shape.hidden];
                     part.iter()
                         .map(|r| {
-                            net.accumulate(&features(r), &mut a, &mut b);
-                            let err = sigmoid(net.output(&a, &b)) - target(r, lambda);
+                            let f = net.features(r);
+                            net.accumulate(&f, &mut a, &mut b);
+                            let err = sigmoid(net.output(&a, &b, f.bucket)) - target(r, lambda);
                             f64::from(err * err)
                         })
                         .sum::<f64>()

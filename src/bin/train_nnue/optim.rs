@@ -1,6 +1,7 @@
 //! AdamW with weight clipping, the learning-rate schedule, and checkpoints (weights + optimiser state).
 
-use crate::net::{Layout, Net};
+use crate::net::{Layout, Net, Shape};
+use corvid::eval::nnue::format::{FLAG_MIRROR, KNOWN_FLAGS, OUTPUT_BUCKETS};
 use std::path::Path;
 
 /// Weights and biases are kept in [-CLIP, CLIP] so the quantised values fit the engine's i16 arithmetic
@@ -34,13 +35,14 @@ impl AdamW {
 
     /// One step with the gradient that is the sum of `grads` (one buffer per thread), reduced and applied in
     /// parallel by parameter ranges. Weight decay `wd` applies to every parameter, then all but the output
-    /// bias are clipped to [-CLIP, CLIP].
+    /// biases are clipped to [-CLIP, CLIP].
     pub fn step(&mut self, net: &mut Net, grads: &[&[f32]], lr: f32, wd: f32, threads: usize) {
         self.step += 1;
         let t = self.step as i32;
         let c1 = 1.0 / (1.0 - BETA1.powi(t));
         let c2 = 1.0 / (1.0 - BETA2.powi(t));
-        let out_b = Layout::new(net.hidden).out_b;
+        // The output biases are the last parameters.
+        let out_b = Layout::new(net.shape).out_b;
         let n = net.params.len();
         let share = n.div_ceil(threads.max(1)).max(1);
         let update = |start: usize, p: &mut [f32], m: &mut [f32], v: &mut [f32]| {
@@ -53,7 +55,7 @@ impl AdamW {
                 v[k] = BETA2 * v[k] + (1.0 - BETA2) * g * g;
                 let mut x = p[k] * (1.0 - lr * wd);
                 x -= lr * (m[k] * c1) / ((v[k] * c2).sqrt() + EPS);
-                p[k] = if start + k == out_b {
+                p[k] = if start + k >= out_b {
                     x
                 } else {
                     x.clamp(-CLIP, CLIP)
@@ -132,19 +134,27 @@ pub struct Checkpoint {
 }
 
 const CKPT_MAGIC: &[u8; 8] = b"CRVDCKPT";
-const CKPT_VERSION: u32 = 1;
+/// Version 2 adds the net's output buckets and flags; version 1 (one bucket, no mirroring) is still read.
+const CKPT_VERSION: u32 = 2;
 
 impl Checkpoint {
-    /// The file: magic, version, H, epochs done, a reserved u32, Adam step, seed (40 bytes), then params, m, v (f32 each, little
-    /// endian), then the FNV-1a 64 checksum of everything before it.
+    /// The file: magic, version, H, epochs done, output buckets, the net file's flags word, Adam step, seed
+    /// (44 bytes), then params, m, v (f32 each, little endian), then the FNV-1a 64 checksum of everything
+    /// before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.net.params.len();
-        let mut out = Vec::with_capacity(40 + 12 * n + 8);
+        let shape = self.net.shape;
+        let mut out = Vec::with_capacity(44 + 12 * n + 8);
         out.extend_from_slice(CKPT_MAGIC);
-        out.extend_from_slice(&CKPT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
-        out.extend_from_slice(&self.epochs_done.to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        for w in [
+            CKPT_VERSION,
+            shape.hidden as u32,
+            self.epochs_done,
+            shape.buckets as u32,
+            shape.flags(),
+        ] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
         for block in [&self.net.params, &self.adam.m, &self.adam.v] {
@@ -157,7 +167,9 @@ impl Checkpoint {
         out
     }
 
-    /// Parses [`Checkpoint::to_bytes`], checking magic, version, size and checksum.
+    /// Parses [`Checkpoint::to_bytes`] (or a version 1 checkpoint: a 40-byte header with a reserved word
+    /// where version 2 has buckets and flags, and no flags word), checking magic, version, shape, size and
+    /// checksum.
     pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
         if b.len() < 48 || &b[..8] != CKPT_MAGIC {
             return Err("not a Corvid trainer checkpoint (bad magic)".into());
@@ -168,18 +180,34 @@ impl Checkpoint {
             a.copy_from_slice(&b[o..o + 8]);
             u64::from_le_bytes(a)
         };
-        if u32_at(8) != CKPT_VERSION {
-            return Err(format!(
-                "checkpoint version {} (expected {CKPT_VERSION})",
-                u32_at(8)
-            ));
-        }
         let hidden = u32_at(12) as usize;
-        let n = Layout::new(hidden).len;
-        let expected = 40 + 12 * n + 8;
+        let (shape, header) = match u32_at(8) {
+            1 => (Shape::plain(hidden), 40),
+            2 => {
+                let (buckets, flags) = (u32_at(20), u32_at(24));
+                if (buckets != 1 && buckets != OUTPUT_BUCKETS as u32) || flags & !KNOWN_FLAGS != 0 {
+                    return Err(format!(
+                        "checkpoint with {buckets} output buckets and flags {flags:#x}"
+                    ));
+                }
+                let shape = Shape {
+                    hidden,
+                    buckets: buckets as usize,
+                    mirror: flags & FLAG_MIRROR != 0,
+                };
+                (shape, 44)
+            }
+            v => {
+                return Err(format!(
+                    "checkpoint version {v} (expected 1 or {CKPT_VERSION})"
+                ))
+            }
+        };
+        let n = Layout::new(shape).len;
+        let expected = header + 12 * n + 8;
         if hidden == 0 || b.len() != expected {
             return Err(format!(
-                "checkpoint size {} (expected {expected} for H = {hidden})",
+                "checkpoint size {} (expected {expected} for {shape:?})",
                 b.len()
             ));
         }
@@ -187,23 +215,23 @@ impl Checkpoint {
             return Err("checkpoint checksum mismatch".into());
         }
         let floats = |block: usize| -> Vec<f32> {
-            b[40 + 4 * n * block..40 + 4 * n * (block + 1)]
+            b[header + 4 * n * block..header + 4 * n * (block + 1)]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect()
         };
         Ok(Checkpoint {
             net: Net {
-                hidden,
+                shape,
                 params: floats(0),
             },
             adam: AdamW {
                 m: floats(1),
                 v: floats(2),
-                step: u64_at(24),
+                step: u64_at(header - 16),
             },
             epochs_done: u32_at(16),
-            seed: u64_at(32),
+            seed: u64_at(header - 8),
         })
     }
 

@@ -1,8 +1,9 @@
 //! Tests of the trainer: gradients against finite differences, the net file and the integer evaluator
-//! against the float network, training progress, checkpoints and resume, and the data path.
+//! against the float network (and the engine's evaluation of the written file), training progress,
+//! checkpoints and resume, the data path, and the inputs against the engine's.
 
 use crate::data::{self, features, synthetic, Features, INPUTS};
-use crate::net::{batch_gradients, mean_loss, Net, Worker};
+use crate::net::{batch_gradients, mean_loss, Net, Shape, Worker};
 use crate::optim::{Checkpoint, LrSchedule, Schedule};
 use crate::quant::{QuantNet, Quantised};
 use crate::train::{self, Config};
@@ -11,9 +12,18 @@ use corvid::chess::Position;
 use corvid::eval::nnue::format::{file_len, fnv1a64};
 use corvid::rng::Rng;
 
+/// Eight output buckets and mirroring: the shape the next nets use.
+fn bucketed(hidden: usize) -> Shape {
+    Shape {
+        hidden,
+        buckets: 8,
+        mirror: true,
+    }
+}
+
 /// A network with weights large enough that accumulators fall below 0, inside (0, 1) and above 1.
-fn spread_net(hidden: usize, seed: u64) -> Net {
-    let mut net = Net::random(hidden, seed);
+fn spread_net(shape: Shape, seed: u64) -> Net {
+    let mut net = Net::random(shape, seed);
     let mut rng = Rng::new(seed + 1);
     for p in &mut net.params {
         *p = rng.uniform(-0.5, 0.5);
@@ -21,34 +31,54 @@ fn spread_net(hidden: usize, seed: u64) -> Net {
     net
 }
 
-/// The loss of a batch in f64, written independently of the trainer: features from the crate's own
-/// (piece, square) iterator, the target from the raw fields.
-fn reference_loss(hidden: usize, params: &[f64], batch: &[ChessBoard], lambda: f64) -> f64 {
-    let (ft_b, out_w, out_b) = (
-        INPUTS * hidden,
-        INPUTS * hidden + hidden,
-        INPUTS * hidden + 3 * hidden,
-    );
+/// The inputs of a record written independently of the trainer: pieces from the crate's own (piece, square)
+/// iterator, the kings from the record's `ksq` and `opp_ksq` fields (the latter from the opponent's side:
+/// the file is the same), and the bucket from the piece count. Returns each perspective's rows and the
+/// bucket.
+fn reference_inputs(shape: Shape, r: &ChessBoard) -> ([Vec<usize>; 2], usize) {
+    let flip = |king: u8| if shape.mirror && king % 8 >= 4 { 7 } else { 0 };
+    let (ours, theirs) = (flip(r.ksq), flip(r.opp_ksq));
+    let mut rows = [Vec::new(), Vec::new()];
+    for (piece, sq) in *r {
+        let (c, t, sq) = (
+            usize::from(piece >> 3),
+            usize::from(piece & 7),
+            usize::from(sq),
+        );
+        rows[0].push(c * 384 + t * 64 + (sq ^ ours));
+        rows[1].push((1 - c) * 384 + t * 64 + (sq ^ 56 ^ theirs));
+    }
+    let pieces = r.occ.count_ones() as usize;
+    let bucket = if shape.buckets > 1 {
+        (pieces.max(2) - 2) / 4
+    } else {
+        0
+    };
+    (rows, bucket.min(7))
+}
+
+/// The loss of a batch in f64, written independently of the trainer: inputs from [`reference_inputs`],
+/// the target from the raw fields.
+fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f64) -> f64 {
+    let hidden = shape.hidden;
+    let (ft_b, out_w) = (INPUTS * hidden, INPUTS * hidden + hidden);
+    let out_b = out_w + shape.buckets * 2 * hidden;
     let mut total = 0.0;
     for r in batch {
+        let (rows, bucket) = reference_inputs(shape, r);
         let mut acc = [params[ft_b..out_w].to_vec(), params[ft_b..out_w].to_vec()];
-        for (piece, sq) in *r {
-            let (c, t, sq) = (
-                usize::from(piece >> 3),
-                usize::from(piece & 7),
-                usize::from(sq),
-            );
-            let rows = [c * 384 + t * 64 + sq, (1 - c) * 384 + t * 64 + (sq ^ 56)];
-            for (a, row) in acc.iter_mut().zip(rows) {
+        for (a, rows) in acc.iter_mut().zip(&rows) {
+            for row in rows {
                 for (i, x) in a.iter_mut().enumerate() {
                     *x += params[row * hidden + i];
                 }
             }
         }
-        let mut y = params[out_b];
+        let mut y = params[out_b + bucket];
+        let w = out_w + bucket * 2 * hidden;
         for (side, a) in acc.iter().enumerate() {
             for (i, x) in a.iter().enumerate() {
-                y += x.clamp(0.0, 1.0).powi(2) * params[out_w + side * hidden + i];
+                y += x.clamp(0.0, 1.0).powi(2) * params[w + side * hidden + i];
             }
         }
         let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
@@ -61,68 +91,84 @@ fn reference_loss(hidden: usize, params: &[f64], batch: &[ChessBoard], lambda: f
 
 #[test]
 fn gradient_matches_finite_differences() {
-    let hidden = 8;
-    let net = spread_net(hidden, 3);
-    let batch = synthetic(6, 11);
-    let order: Vec<u32> = (0..batch.len() as u32).collect();
-    let mut workers = vec![Worker::new(hidden)];
-    batch_gradients(&net, &batch, &order, 0.4, &mut workers);
-    let analytic = &workers[0].grad;
-
-    let mut p: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
-    let h = 1e-5;
-    let (mut checked, mut nonzero) = (0, 0);
-    for k in 0..p.len() {
-        let keep = p[k];
-        p[k] = keep + h;
-        let up = reference_loss(hidden, &p, &batch, 0.4);
-        p[k] = keep - h;
-        let down = reference_loss(hidden, &p, &batch, 0.4);
-        p[k] = keep;
-        let fd = (up - down) / (2.0 * h);
-        let a = f64::from(analytic[k]);
-        assert!(
-            (a - fd).abs() <= 1e-6 + 1e-3 * fd.abs(),
-            "parameter {k}: analytic {a:e}, finite difference {fd:e}"
-        );
-        checked += 1;
-        if fd.abs() > 1e-5 {
-            nonzero += 1;
+    for (shape, positions) in [(Shape::plain(8), 6), (bucketed(8), 16)] {
+        let net = spread_net(shape, 3);
+        let batch = synthetic(positions, 11);
+        // The bucketed case must meet several buckets and both mirror states of a perspective.
+        let inputs: Vec<_> = batch.iter().map(|r| reference_inputs(shape, r)).collect();
+        let buckets: std::collections::HashSet<usize> = inputs.iter().map(|i| i.1).collect();
+        let kings: std::collections::HashSet<bool> = batch.iter().map(|r| r.ksq % 8 >= 4).collect();
+        if shape.buckets > 1 {
+            assert!(
+                buckets.len() >= 3 && kings.len() == 2,
+                "{buckets:?} {kings:?}"
+            );
         }
+        let order: Vec<u32> = (0..batch.len() as u32).collect();
+        let mut workers = vec![Worker::new(shape)];
+        batch_gradients(&net, &batch, &order, 0.4, &mut workers);
+        let analytic = &workers[0].grad;
+
+        let mut p: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+        let h = 1e-5;
+        let (mut checked, mut nonzero) = (0, 0);
+        for k in 0..p.len() {
+            let keep = p[k];
+            p[k] = keep + h;
+            let up = reference_loss(shape, &p, &batch, 0.4);
+            p[k] = keep - h;
+            let down = reference_loss(shape, &p, &batch, 0.4);
+            p[k] = keep;
+            let fd = (up - down) / (2.0 * h);
+            let a = f64::from(analytic[k]);
+            assert!(
+                (a - fd).abs() <= 1e-6 + 1e-3 * fd.abs(),
+                "{shape:?} parameter {k}: analytic {a:e}, finite difference {fd:e}"
+            );
+            checked += 1;
+            if fd.abs() > 1e-5 {
+                nonzero += 1;
+            }
+        }
+        // Every block must take part: 6 positions touch ~150 of the 6144 feature weights, plus biases and
+        // the output layer (of each bucket met).
+        assert_eq!(checked, net.params.len());
+        assert!(
+            nonzero > 100,
+            "{shape:?}: only {nonzero} non-trivial gradients"
+        );
     }
-    // Every block must take part: 6 positions touch ~150 of the 6144 feature weights, plus biases and out.
-    assert_eq!(checked, net.params.len());
-    assert!(nonzero > 100, "only {nonzero} non-trivial gradients");
 }
 
 #[test]
 fn threaded_gradient_equals_single_thread() {
-    let hidden = 16;
-    let net = spread_net(hidden, 5);
-    let data = synthetic(301, 12);
-    let order: Vec<u32> = (0..data.len() as u32).rev().collect();
-    let mut one = vec![Worker::new(hidden)];
-    let loss1 = batch_gradients(&net, &data, &order, 0.3, &mut one);
-    let mut three: Vec<Worker> = (0..3).map(|_| Worker::new(hidden)).collect();
-    let loss3 = batch_gradients(&net, &data, &order, 0.3, &mut three);
-    assert!((loss1 - loss3).abs() < 1e-9 * loss1.max(1.0));
-    for k in 0..one[0].grad.len() {
-        let sum: f32 = three.iter().map(|w| w.grad[k]).sum();
-        assert!(
-            (sum - one[0].grad[k]).abs() <= 1e-6 + 1e-4 * sum.abs(),
-            "parameter {k}"
-        );
+    for shape in [Shape::plain(16), bucketed(16)] {
+        let net = spread_net(shape, 5);
+        let data = synthetic(301, 12);
+        let order: Vec<u32> = (0..data.len() as u32).rev().collect();
+        let mut one = vec![Worker::new(shape)];
+        let loss1 = batch_gradients(&net, &data, &order, 0.3, &mut one);
+        let mut three: Vec<Worker> = (0..3).map(|_| Worker::new(shape)).collect();
+        let loss3 = batch_gradients(&net, &data, &order, 0.3, &mut three);
+        assert!((loss1 - loss3).abs() < 1e-9 * loss1.max(1.0));
+        for k in 0..one[0].grad.len() {
+            let sum: f32 = three.iter().map(|w| w.grad[k]).sum();
+            assert!(
+                (sum - one[0].grad[k]).abs() <= 1e-6 + 1e-4 * sum.abs(),
+                "{shape:?} parameter {k}"
+            );
+        }
+        // The loss of the batch is the mean of the per-record losses reported.
+        let mean = mean_loss(&net, &data, 0.3, 2);
+        assert!((mean - loss1 / data.len() as f64).abs() < 1e-6);
     }
-    // The loss of the batch is the mean of the per-record losses reported.
-    let mean = mean_loss(&net, &data, 0.3, 2);
-    assert!((mean - loss1 / data.len() as f64).abs() < 1e-6);
 }
 
 /// A briefly trained net, so the weights look like a real net's rather than an initialisation's.
-fn trained_net(hidden: usize) -> Net {
+fn trained_net(shape: Shape) -> Net {
     let data = synthetic(3000, 21);
     let cfg = quiet_config(8, 256, 0.01);
-    train::train(&cfg, train::fresh(hidden, 7), &data, &[])
+    train::train(&cfg, train::fresh(shape, 7), &data, &[])
         .expect("training")
         .net
 }
@@ -150,40 +196,97 @@ fn quiet_config(epochs: usize, batch: usize, lr: f32) -> Config {
 
 #[test]
 fn quantised_file_agrees_with_float_net() {
-    let net = trained_net(64);
-    let bytes = QuantNet::from_float(&net).expect("in range").encode();
-    let q = QuantNet::decode(&bytes).expect("valid file");
-    // The same network with the quantised values as floats: the integer evaluator must reproduce its float
-    // forward pass up to the two truncating divisions: under 1 cp for the last, 400 / (QA * QB) = 0.025 cp
-    // for the first.
-    let deq = q.to_float();
-    // `to_float` is the exact inverse of quantising: `train --init` starts from the file's own net.
-    assert_eq!(QuantNet::from_float(&deq).expect("in range"), q);
-    let positions = synthetic(2000, 33);
-    let (mut worst_exact, mut worst, mut sum) = (0.0f32, 0.0f32, 0.0f32);
-    let mut spread = 0.0f32;
-    for r in &positions {
-        let f = features(r);
-        let int = q.evaluate(&f) as f32;
-        worst_exact = worst_exact.max((int - deq.forward(&f) * 400.0).abs());
-        let float = net.forward(&f) * 400.0;
-        worst = worst.max((int - float).abs());
-        sum += (int - float).abs();
-        spread = spread.max(float.abs());
+    for shape in [Shape::plain(64), bucketed(64)] {
+        let net = trained_net(shape);
+        let bytes = QuantNet::from_float(&net).expect("in range").encode();
+        let q = QuantNet::decode(&bytes).expect("valid file");
+        assert_eq!(q.shape, shape);
+        // The same network with the quantised values as floats: the integer evaluator must reproduce its
+        // float forward pass up to the two truncating divisions: under 1 cp for the last, 400 / (QA * QB) =
+        // 0.025 cp for the first.
+        let deq = q.to_float();
+        // `to_float` is the exact inverse of quantising: `train --init` starts from the file's own net.
+        assert_eq!(QuantNet::from_float(&deq).expect("in range"), q);
+        let positions = synthetic(2000, 33);
+        let (mut worst_exact, mut worst, mut sum) = (0.0f32, 0.0f32, 0.0f32);
+        let mut spread = 0.0f32;
+        for r in &positions {
+            let f = features(r, &shape);
+            let int = q.evaluate(&f) as f32;
+            worst_exact = worst_exact.max((int - deq.forward(&f) * 400.0).abs());
+            let float = net.forward(&f) * 400.0;
+            worst = worst.max((int - float).abs());
+            sum += (int - float).abs();
+            spread = spread.max(float.abs());
+        }
+        let mean = sum / positions.len() as f32;
+        eprintln!("{shape:?}: integer vs dequantised: worst {worst_exact} cp; vs float: mean {mean} cp, worst {worst} cp, evals up to {spread} cp");
+        assert!(
+            worst_exact < 1.03,
+            "integer vs dequantised float: {worst_exact} cp"
+        );
+        // Against the unquantised float net the rounding costs more, mostly that of the output weights: one
+        // step of 1/QB = 1/64 is large beside trained output weights of about 0.1-0.2, and 2H lanes add up.
+        assert!(
+            mean <= 15.0 && worst <= 50.0,
+            "integer vs float: mean {mean} cp, worst {worst} cp"
+        );
+        // The comparison means something only if the net's evaluations are far from zero.
+        assert!(spread > 300.0, "evaluations span only {spread} cp");
     }
-    let mean = sum / positions.len() as f32;
-    eprintln!("integer vs dequantised: worst {worst_exact} cp; vs float: mean {mean} cp, worst {worst} cp, evals up to {spread} cp");
-    assert!(
-        worst_exact < 1.03,
-        "integer vs dequantised float: {worst_exact} cp"
+}
+
+/// A short run of an 8-bucket mirrored net at the engine's hidden size, written to a file: the engine's
+/// own evaluation of that file (loader, accumulators, mirroring, bucket choice, SIMD output) equals the
+/// trainer's integer reference exactly and the float net's output within the quantisation error.
+#[test]
+fn engine_evaluates_a_trained_bucketed_mirrored_file_as_the_trainer_does() {
+    use corvid::eval::nnue::{Network, HIDDEN};
+    let shape = bucketed(HIDDEN);
+    let data = synthetic(3000, 23);
+    let dir = std::env::temp_dir().join(format!("train_nnue_engine_{}", std::process::id()));
+    let mut cfg = quiet_config(4, 256, 0.01);
+    cfg.out_dir = Some(dir.clone());
+    let run = train::train(&cfg, train::fresh(shape, 8), &data, &[]).expect("training");
+    let bytes = std::fs::read(dir.join("final.nnue")).expect("final net");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")),
+        2
     );
-    // Against the unquantised float net the rounding costs more, mostly that of the output weights: one
-    // step of 1/QB = 1/64 is large beside trained output weights of about 0.1-0.2, and 2H lanes add up.
+    let engine = Network::from_bytes(&bytes).expect("the engine reads the trainer's file");
+    assert_eq!((engine.buckets(), engine.mirrored()), (8, true));
+    let q = QuantNet::decode(&bytes).expect("valid");
+    let (mut n, mut worst, mut sum, mut spread) = (0, 0.0f32, 0.0f32, 0.0f32);
+    let mut buckets = std::collections::HashSet::new();
+    let mut mirrored = [false; 2];
+    for line in data::synthetic_lines(1500, 29) {
+        let fen = line.split('|').next().expect("fen").trim();
+        let Ok(pos) = Position::from_fen(fen, false) else {
+            continue; // random placements are often illegal (the side not to move in check)
+        };
+        let f = features(&line.parse::<ChessBoard>().expect("line"), &shape);
+        let cp = engine.evaluate(&pos);
+        assert_eq!(cp, q.evaluate(&f), "{fen}");
+        let float = run.net.forward(&f) * 400.0;
+        worst = worst.max((cp as f32 - float).abs());
+        sum += (cp as f32 - float).abs();
+        spread = spread.max(float.abs());
+        buckets.insert(f.bucket);
+        mirrored[usize::from(pos.king_square(pos.side_to_move()).0 % 8 >= 4)] = true;
+        n += 1;
+    }
+    let mean = sum / n as f32;
+    eprintln!("engine vs float over {n} positions: mean {mean} cp, worst {worst} cp, evals up to {spread} cp, buckets {buckets:?}");
+    assert!(n > 300, "only {n} legal positions");
     assert!(
-        mean <= 15.0 && worst <= 50.0,
-        "integer vs float: mean {mean} cp, worst {worst} cp"
+        buckets.len() >= 5 && mirrored == [true, true],
+        "{buckets:?} {mirrored:?}"
     );
-    // The comparison means something only if the net's evaluations are far from zero.
+    assert!(
+        mean <= 15.0 && worst <= 60.0,
+        "engine vs float: mean {mean} cp, worst {worst} cp"
+    );
     assert!(spread > 300.0, "evaluations span only {spread} cp");
 }
 
@@ -192,7 +295,7 @@ fn net_file_size_header_and_checksum() {
     assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
     assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
     let hidden = 24;
-    let bytes = QuantNet::from_float(&Net::random(hidden, 1))
+    let bytes = QuantNet::from_float(&Net::random(Shape::plain(hidden), 1))
         .expect("in range")
         .encode();
     assert_eq!(
@@ -229,7 +332,7 @@ fn net_file_size_header_and_checksum() {
         .to_string()
         .contains("magic"));
     let mut version = bytes.clone();
-    version[8] = 2;
+    version[8] = 3;
     assert!(QuantNet::decode(&version)
         .unwrap_err()
         .to_string()
@@ -240,8 +343,58 @@ fn net_file_size_header_and_checksum() {
         .unwrap_err()
         .to_string()
         .contains("QA"));
+    // Version 2: 8 output buckets and mirroring in a 40-byte header, an output layer per bucket.
+    for (shape, flags) in [
+        (bucketed(hidden), 1),
+        (
+            Shape {
+                buckets: 8,
+                mirror: false,
+                ..bucketed(hidden)
+            },
+            0,
+        ),
+        (
+            Shape {
+                buckets: 1,
+                ..bucketed(hidden)
+            },
+            1,
+        ),
+    ] {
+        let v2 = QuantNet::from_float(&Net::random(shape, 1))
+            .expect("in range")
+            .encode();
+        let b = shape.buckets;
+        assert_eq!(
+            v2.len(),
+            40 + 1536 * hidden + 2 * hidden + b * (4 * hidden + 4) + 8
+        );
+        assert_eq!(v2.len(), shape.file_len());
+        let word = |o: usize| u32::from_le_bytes(v2[o..o + 4].try_into().expect("4 bytes"));
+        assert_eq!(
+            (8..40).step_by(4).map(word).collect::<Vec<u32>>(),
+            [2, 24, 255, 64, 400, b as u32, flags, 0]
+        );
+        assert_eq!(QuantNet::decode(&v2).expect("valid").shape, shape);
+        for (at, value, reason) in [
+            (28, 3, "buckets"),
+            (28, 0, "buckets"),
+            (32, 2, "flags"),
+            (36, 1, "reserved"),
+        ] {
+            let mut bad = v2.clone();
+            bad[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+            let err = QuantNet::decode(&bad).unwrap_err().to_string();
+            assert!(err.contains(reason), "{err}");
+        }
+        assert!(QuantNet::decode(&v2[..v2.len() - 4])
+            .unwrap_err()
+            .to_string()
+            .contains("size"));
+    }
     // Out-of-range weights are an error, not a silent saturation.
-    let mut big = Net::random(8, 1);
+    let mut big = Net::random(Shape::plain(8), 1);
     big.params[3] = 200.0;
     assert!(QuantNet::from_float(&big).is_err());
 }
@@ -252,7 +405,8 @@ fn training_lowers_validation_loss() {
     let val = data::split_validation(&mut records, 0.1, 3, 1);
     assert!(val.len() > 450 && val.len() < 750, "held out {}", val.len());
     let cfg = quiet_config(10, 128, 0.01);
-    let s = train::train(&cfg, train::fresh(32, 3), &records, &val).expect("training");
+    let s =
+        train::train(&cfg, train::fresh(Shape::plain(32), 3), &records, &val).expect("training");
     let last = s.epochs.last().expect("epochs").2;
     assert_eq!(s.epochs.len(), 10);
     assert!(
@@ -268,8 +422,8 @@ fn training_lowers_validation_loss() {
         .parse::<ChessBoard>()
         .expect("fen");
     let (up, down) = (
-        s.net.forward(&features(&up)) * 400.0,
-        s.net.forward(&features(&down)) * 400.0,
+        s.net.forward(&s.net.features(&up)) * 400.0,
+        s.net.forward(&s.net.features(&down)) * 400.0,
     );
     assert!(
         up > 300.0 && down < -300.0,
@@ -280,8 +434,13 @@ fn training_lowers_validation_loss() {
 #[test]
 fn checkpoint_round_trip_and_resume_continue_the_same_run() {
     let data = synthetic(1500, 51);
-    let whole =
-        train::train(&quiet_config(3, 200, 0.01), train::fresh(16, 4), &data, &[]).expect("train");
+    let whole = train::train(
+        &quiet_config(3, 200, 0.01),
+        train::fresh(Shape::plain(16), 4),
+        &data,
+        &[],
+    )
+    .expect("train");
 
     let dir = std::env::temp_dir().join(format!("train_nnue_test_{}", std::process::id()));
     let mut cfg = quiet_config(3, 200, 0.01);
@@ -289,7 +448,8 @@ fn checkpoint_round_trip_and_resume_continue_the_same_run() {
     cfg.schedule.epochs = 3;
     let mut first = cfg.clone();
     first.schedule.epochs = 1;
-    let partial = train::train(&first, train::fresh(16, 4), &data, &[]).expect("first epoch");
+    let partial =
+        train::train(&first, train::fresh(Shape::plain(16), 4), &data, &[]).expect("first epoch");
     assert_eq!(partial.epochs.len(), 1);
     let ck = Checkpoint::load(&dir.join("epoch1.ckpt")).expect("checkpoint");
     assert_eq!(ck.epochs_done, 1);
@@ -303,7 +463,8 @@ fn checkpoint_round_trip_and_resume_continue_the_same_run() {
     assert!(Checkpoint::from_bytes(&damaged).is_err());
     // A one-epoch run's cosine schedule is not the first third of a three-epoch run's, so the resume is
     // checked from the first checkpoint of a three-epoch run (which overwrites epoch1.ckpt).
-    let rest = train::train(&cfg, train::fresh(16, 4), &data, &[]).expect("three epochs");
+    let rest =
+        train::train(&cfg, train::fresh(Shape::plain(16), 4), &data, &[]).expect("three epochs");
     assert_eq!(
         rest.net, whole.net,
         "the same run writing files trains the same net"
@@ -324,6 +485,35 @@ fn checkpoint_round_trip_and_resume_continue_the_same_run() {
         QuantNet::from_float(&whole.net).expect("q")
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn checkpoints_keep_the_shape_and_version_1_still_loads() {
+    let ck = train::fresh(bucketed(8), 3);
+    assert_eq!(
+        Checkpoint::from_bytes(&ck.to_bytes()).expect("round trip"),
+        ck
+    );
+    // Version 1: a 40-byte header with a reserved word where version 2 has buckets and flags.
+    let plain = train::fresh(Shape::plain(8), 3);
+    let v2 = plain.to_bytes();
+    let mut v1 = v2[..8].to_vec();
+    for w in [1u32, 8, plain.epochs_done, 0] {
+        v1.extend(w.to_le_bytes());
+    }
+    v1.extend(&v2[28..v2.len() - 8]);
+    let sum = fnv1a64(&v1);
+    v1.extend(sum.to_le_bytes());
+    assert_eq!(Checkpoint::from_bytes(&v1).expect("version 1"), plain);
+    // Unknown flags or a bucket count the format does not allow are refused.
+    for (at, value) in [(20, 3u32), (24, 2)] {
+        let mut bad = ck.to_bytes();
+        bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let n = bad.len() - 8;
+        let sum = fnv1a64(&bad[..n]);
+        bad[n..].copy_from_slice(&sum.to_le_bytes());
+        assert!(Checkpoint::from_bytes(&bad).is_err());
+    }
 }
 
 #[test]
@@ -375,33 +565,83 @@ fn game_files_load_as_their_quiet_positions() {
 
 #[test]
 fn data_features_match_the_engine_formula() {
+    let plain = Shape::plain(8);
     // The start position: White's a2 pawn is feature 8 for White and 384 + 48 for Black.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let f = features(
-        &format!("{start} | 0 | 0.5")
-            .parse::<ChessBoard>()
-            .expect("fen"),
-    );
+    let record = format!("{start} | 0 | 0.5")
+        .parse::<ChessBoard>()
+        .expect("fen");
+    let f = features(&record, &plain);
     assert!(f.stm().contains(&8) && f.opp().contains(&(384 + 48)));
+    assert_eq!(f.bucket, 0, "one bucket");
+    // Mirrored: both kings are on the e-file, so both sides see the files flipped (a2 -> h2), and the 32
+    // pieces are bucket 7.
+    let m = features(&record, &bucketed(8));
+    assert!(m.stm().contains(&15) && m.opp().contains(&(384 + 55)));
+    assert_eq!(m.bucket, 7);
     // Black to move on the same board sees the mirror image: the same two feature lists, swapped.
     let black = format!("{} | 0 | 0.5", start.replace(" w ", " b "));
-    let black = features(&black.parse::<ChessBoard>().expect("fen"));
+    let black = features(&black.parse::<ChessBoard>().expect("fen"), &plain);
     assert_eq!(sorted(black.stm()), sorted(f.opp()));
     assert_eq!(sorted(black.opp()), sorted(f.stm()));
 
-    let mut compared = 0;
-    for line in data::synthetic_lines(400, 71) {
-        let fen = line.split('|').next().expect("fen").trim();
-        let Ok(pos) = Position::from_fen(fen, false) else {
-            continue; // random placements are often illegal (the side not to move in check)
-        };
-        let engine: Features = crate::position_features(&pos);
-        let record = features(&line.parse::<ChessBoard>().expect("line"));
-        assert_eq!(sorted(engine.stm()), sorted(record.stm()), "{fen}");
-        assert_eq!(sorted(engine.opp()), sorted(record.opp()), "{fen}");
-        compared += 1;
+    // On random positions the record's inputs (side-to-move relative) equal the engine's (absolute colours,
+    // the engine's feature, mirror and bucket functions), and the independent reference's.
+    for shape in [plain, bucketed(8)] {
+        let (mut compared, mut flipped) = (0, [0; 2]);
+        let mut buckets = std::collections::HashSet::new();
+        for line in data::synthetic_lines(400, 71) {
+            let fen = line.split('|').next().expect("fen").trim();
+            let Ok(pos) = Position::from_fen(fen, false) else {
+                continue; // random placements are often illegal (the side not to move in check)
+            };
+            let engine: Features = crate::position_features(&pos, &shape);
+            let r = line.parse::<ChessBoard>().expect("line");
+            let record = features(&r, &shape);
+            assert_eq!(sorted(engine.stm()), sorted(record.stm()), "{fen}");
+            assert_eq!(sorted(engine.opp()), sorted(record.opp()), "{fen}");
+            assert_eq!(engine.bucket, record.bucket, "{fen}");
+            let (rows, bucket) = reference_inputs(shape, &r);
+            let as_u16 = |v: &[usize]| sorted(&v.iter().map(|&x| x as u16).collect::<Vec<_>>());
+            assert_eq!(as_u16(&rows[0]), sorted(record.stm()), "{fen}");
+            assert_eq!(as_u16(&rows[1]), sorted(record.opp()), "{fen}");
+            assert_eq!(bucket, record.bucket, "{fen}");
+            buckets.insert(record.bucket);
+            for (side, king) in [pos.side_to_move(), pos.side_to_move().flip()]
+                .into_iter()
+                .enumerate()
+            {
+                flipped[side] += usize::from(pos.king_square(king).0 % 8 >= 4);
+            }
+            compared += 1;
+        }
+        assert!(compared > 100, "only {compared} legal positions compared");
+        // Both mirror states of both perspectives, and most buckets, came up.
+        assert!(
+            flipped.iter().all(|&n| n > 20 && n < compared - 20),
+            "{flipped:?}"
+        );
+        if shape.buckets > 1 {
+            assert!(buckets.len() >= 5, "{buckets:?}");
+        }
     }
-    assert!(compared > 100, "only {compared} legal positions compared");
+}
+
+#[test]
+fn a_one_bucket_net_spread_to_eight_buckets_computes_the_same() {
+    let net = spread_net(Shape::plain(16), 13);
+    let spread = net.spread_buckets(8);
+    assert_eq!(spread.shape.buckets, 8);
+    for r in synthetic(200, 17) {
+        let (one, eight) = (net.features(&r), spread.features(&r));
+        assert_eq!(one.bucket, 0);
+        assert_eq!(net.forward(&one), spread.forward(&eight));
+    }
+    // Quantised, each bucket holds the same integers.
+    let q = QuantNet::from_float(&spread).expect("in range");
+    let h2 = 2 * 16;
+    assert!(q.out_w.chunks(h2).all(|b| b == &q.out_w[..h2]));
+    assert!(q.out_b.iter().all(|&b| b == q.out_b[0]));
 }
 
 #[test]
@@ -460,8 +700,14 @@ fn validation_split_and_shuffle_are_deterministic() {
     assert_eq!(order, data::epoch_order(1000, 5, 0));
     assert_ne!(order, data::epoch_order(1000, 5, 1));
     assert_eq!(sorted_u32(&order), (0..1000).collect::<Vec<u32>>());
-    assert_eq!(Net::random(16, 2), Net::random(16, 2));
-    assert_ne!(Net::random(16, 2), Net::random(16, 3));
+    assert_eq!(
+        Net::random(Shape::plain(16), 2),
+        Net::random(Shape::plain(16), 2)
+    );
+    assert_ne!(
+        Net::random(Shape::plain(16), 2),
+        Net::random(Shape::plain(16), 3)
+    );
 }
 
 fn sorted_u32(v: &[u32]) -> Vec<u32> {
@@ -605,6 +851,60 @@ fn command_line_train_export_and_eval() {
     ];
     let err = crate::run(parse(&init_h)).expect_err("H differs from the net's");
     assert!(err.contains("--hidden"), "{err}");
+    // An 8-bucket mirrored run writes v2 files that export and evaluate the same way.
+    let (bucketed_out, bucketed_s) = (dir.join("bucketed"), s(&dir.join("bucketed")));
+    let mut args = train.to_vec();
+    let at = args.iter().position(|a| *a == s(&out)).expect("--out-dir");
+    args[at] = &bucketed_s;
+    args.extend(["--buckets", "8", "--mirror"]);
+    crate::run(parse(&args)).expect("train --buckets 8 --mirror");
+    let file = std::fs::read(bucketed_out.join("final.nnue")).expect("bucketed net");
+    let q = QuantNet::decode(&file).expect("valid");
+    assert_eq!(q.shape, bucketed(16));
+    let (bucketed_net, bucketed_ckpt) = (
+        s(&bucketed_out.join("final.nnue")),
+        s(&bucketed_out.join("epoch2.ckpt")),
+    );
+    crate::run(parse(&["t", "eval", "--net", &bucketed_net, "--fen", fen])).expect("eval");
+    let resume = [
+        "t",
+        "train",
+        &data_s,
+        "--resume",
+        &bucketed_ckpt,
+        "--buckets",
+        "1",
+        "--epochs",
+        "3",
+    ];
+    let err = crate::run(parse(&resume)).expect_err("buckets differ from the checkpoint's");
+    assert!(err.contains("--buckets"), "{err}");
+    let err = crate::run(parse(&["t", "train", &data_s, "--buckets", "3"])).expect_err("3 buckets");
+    assert!(err.contains("--buckets"), "{err}");
+    // --init of a one-bucket net with --buckets 8 starts every bucket from its output layer; it cannot
+    // take up mirroring.
+    let spread_out = s(&dir.join("spread"));
+    let mut init8 = init.to_vec();
+    let at = init8
+        .iter()
+        .position(|a| *a == init_out)
+        .expect("--out-dir");
+    init8[at] = &spread_out;
+    init8.extend(["--buckets", "8"]);
+    crate::run(parse(&init8)).expect("train --init --buckets 8");
+    let spread = QuantNet::decode(
+        &std::fs::read(dir.join("spread").join("final.nnue")).expect("spread net"),
+    )
+    .expect("valid");
+    let plain = QuantNet::decode(&final_net).expect("valid");
+    assert_eq!((spread.shape.buckets, spread.shape.mirror), (8, false));
+    assert_eq!(spread.ft_w, plain.ft_w);
+    assert_eq!(spread.out_w, plain.out_w.repeat(8));
+    assert_eq!(spread.out_b, plain.out_b.repeat(8));
+    let mut mirror = init.to_vec();
+    mirror.push("--mirror");
+    let err = crate::run(parse(&mirror)).expect_err("a plain net cannot take up mirroring");
+    assert!(err.contains("--mirror"), "{err}");
     assert!(
         crate::Cli::try_parse_from(["t", "train"]).is_err(),
         "data files are required"

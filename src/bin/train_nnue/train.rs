@@ -2,7 +2,7 @@
 //! and net exports.
 
 use crate::data::epoch_order;
-use crate::net::{batch_gradients, mean_loss, Net, Worker};
+use crate::net::{batch_gradients, mean_loss, Net, Shape, Worker};
 use crate::optim::{write_atomic, AdamW, Checkpoint, LrSchedule};
 use crate::quant::{QuantNet, Quantised};
 use bulletformat::ChessBoard;
@@ -67,17 +67,19 @@ pub fn train(
         }
     };
     let threads = cfg.threads.max(1);
-    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(net.hidden)).collect();
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(net.shape)).collect();
     if let Some(dir) = &cfg.out_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let initial_val = mean_loss(&net, val, cfg.lambda, threads);
     say(format!(
-        "start: {} training and {} validation positions, H = {}, {} threads, validation loss {}",
+        "start: {} training and {} validation positions, H = {}, {} output bucket(s), mirroring {}, {} threads, validation loss {}",
         data.len(),
         val.len(),
-        net.hidden,
+        net.shape.hidden,
+        net.shape.buckets,
+        if net.shape.mirror { "on" } else { "off" },
         threads,
         show_loss(initial_val)
     ));
@@ -191,9 +193,9 @@ fn show_loss(l: f64) -> String {
     }
 }
 
-/// A fresh start: random weights from `seed`, zero optimiser state.
-pub fn fresh(hidden: usize, seed: u64) -> Checkpoint {
-    let net = Net::random(hidden, seed);
+/// A fresh start: random weights of `shape` from `seed`, zero optimiser state.
+pub fn fresh(shape: Shape, seed: u64) -> Checkpoint {
+    let net = Net::random(shape, seed);
     let adam = AdamW::new(net.params.len());
     Checkpoint {
         net,

@@ -5,35 +5,83 @@
 //! lazily: `push` only records the move's feature changes, and the rows are applied when a position is
 //! evaluated (a node cut off by the transposition table, or one whose static evaluation comes from it, never
 //! pays for an update).
+//!
+//! In a mirroring net a perspective whose own king stands on files e-h sees the board file-flipped, so a king
+//! move between the d and e files changes every feature of its side's perspective. That perspective is
+//! rebuilt from the [`RefreshCache`] (per perspective and mirror state, the accumulator last built there and
+//! the pieces it was built from: only the pieces that differ are added or removed, usually a few rather
+//! than all of them); the other perspective is updated incrementally as always. A net without mirroring
+//! never refreshes.
 
-use super::format::{HIDDEN, INPUTS};
+use super::format::{self, HIDDEN, INPUTS};
 use super::simd::{self, Lanes};
 use super::Network;
-use crate::chess::types::squares;
+use crate::chess::types::{squares, Bitboard};
 use crate::chess::{Color, Move, MoveKind, Piece, PieceType, Position, Square};
 
-/// The feature of `piece` on `sq` from White's perspective: `colour * 384 + type * 64 + square`.
+/// The feature of `piece` on `sq` from White's perspective, unmirrored: `colour * 384 + type * 64 + square`.
 #[inline(always)]
 pub fn white_feature(piece: Piece, sq: Square) -> usize {
-    piece.color().index() * 384 + piece.kind().index() * 64 + sq.index()
+    format::feature_index(
+        piece.color() == Color::Black,
+        piece.kind().index(),
+        sq.index(),
+        false,
+    )
 }
 
-/// The same feature from Black's perspective: colours swapped, board mirrored vertically (`sq ^ 56`).
+/// The same feature from Black's perspective, unmirrored: colours swapped, board flipped vertically (`sq ^
+/// 56`).
 #[inline(always)]
 pub fn black_feature(white: usize) -> usize {
     // `^ 56` touches only the square's rank bits, since the colour and type offsets are multiples of 64.
     ((white + 384) % INPUTS) ^ 56
 }
 
-/// The feature of `piece` on `sq` for `perspective`, as the format note writes it:
-/// `(colour != perspective) * 384 + type * 64 + (sq, or sq ^ 56 for Black)`.
+/// The feature for `perspective` of the piece whose [`white_feature`] is `white`, with the perspective's
+/// mirror state (`^ 7` flips only the file bits, as `^ 56` flips only the rank bits).
 #[inline(always)]
-pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let w = white_feature(piece, sq);
-    match perspective {
-        Color::White => w,
-        Color::Black => black_feature(w),
-    }
+pub fn perspective_feature(white: usize, perspective: Color, mirror: bool) -> usize {
+    let f = match perspective {
+        Color::White => white,
+        Color::Black => black_feature(white),
+    };
+    f ^ (mirror as usize * 7)
+}
+
+/// The feature of `piece` on `sq` for `perspective` by the format's rule ([`format::feature_index`]): the
+/// square seen from the perspective (`^ 56` for Black), file-flipped when `mirror`.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square, mirror: bool) -> usize {
+    let seen = match perspective {
+        Color::White => sq.index(),
+        Color::Black => sq.index() ^ 56,
+    };
+    format::feature_index(
+        piece.color() != perspective,
+        piece.kind().index(),
+        seen,
+        mirror,
+    )
+}
+
+/// Would `perspective` be mirrored in `pos` by a mirroring net: is its own king on files e-h
+/// ([`format::king_mirrors`])?
+#[inline(always)]
+pub fn king_mirrored(pos: &Position, perspective: Color) -> bool {
+    format::king_mirrors(pos.king_square(perspective).index())
+}
+
+/// Is `perspective` mirrored in `pos` under `net`: the net mirrors and [`king_mirrored`].
+#[inline(always)]
+pub fn mirrored(net: &Network, pos: &Position, perspective: Color) -> bool {
+    net.mirror && king_mirrored(pos, perspective)
+}
+
+/// The output bucket of `pos` ([`format::output_bucket`] of the number of pieces on the board).
+#[inline(always)]
+pub fn output_bucket(pos: &Position) -> usize {
+    format::output_bucket(pos.occupied().count_ones())
 }
 
 /// Both perspectives' hidden lanes, indexed by colour. Aligned to a cache line.
@@ -66,14 +114,13 @@ impl Accumulator {
         let mut acc = Accumulator {
             lanes: [net.ft_bias.0; 2],
         };
+        let mirror = Color::BOTH.map(|p| mirrored(net, pos, p));
         for sq in squares(pos.occupied()) {
             if let Some(piece) = pos.piece_on(sq) {
                 let w = white_feature(piece, sq);
-                for (lanes, f) in acc.lanes.iter_mut().zip([w, black_feature(w)]) {
-                    let row = &net.ft_weights[f].0;
-                    for (v, r) in lanes.iter_mut().zip(row) {
-                        *v = v.wrapping_add(*r);
-                    }
+                for (p, lanes) in Color::BOTH.into_iter().zip(acc.lanes.iter_mut()) {
+                    let row = &net.ft_weights[perspective_feature(w, p, mirror[p.index()])].0;
+                    simd::add_assign(lanes, row);
                 }
             }
         }
@@ -81,16 +128,107 @@ impl Accumulator {
     }
 }
 
-/// The feature changes of one move, as White-perspective features (at most 2 added, 2 removed).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One cached accumulator: a perspective's lanes and the board they were built from.
+#[derive(Clone, Copy)]
+struct CacheEntry {
+    lanes: Lanes,
+    /// `pieces[colour][type]`: where each kind of piece stood.
+    pieces: [[Bitboard; 6]; 2],
+}
+
+/// The refresh cache ("finny table"): for each perspective and mirror state, the accumulator last built
+/// there and the pieces it was built from. A refresh starts from that and applies only the pieces that
+/// differ, so a king crossing back and forth between the d and e files costs a few rows, not a full rebuild.
+#[derive(Clone)]
+pub struct RefreshCache {
+    /// `entries[perspective][mirror state]`.
+    entries: Box<[[CacheEntry; 2]; 2]>,
+}
+
+impl std::fmt::Debug for RefreshCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RefreshCache")
+    }
+}
+
+impl RefreshCache {
+    /// Every entry empty: the biases, built from an empty board.
+    pub fn new(net: &Network) -> RefreshCache {
+        let empty = CacheEntry {
+            lanes: net.ft_bias.0,
+            pieces: [[0; 6]; 2],
+        };
+        RefreshCache {
+            entries: Box::new([[empty; 2]; 2]),
+        }
+    }
+
+    /// Empties every entry again (for `net`, which may differ from the one before).
+    pub fn clear(&mut self, net: &Network) {
+        for e in self.entries.iter_mut().flatten() {
+            e.lanes = net.ft_bias.0;
+            e.pieces = [[0; 6]; 2];
+        }
+    }
+
+    /// Writes `perspective`'s lanes of `pos` into `out`: the cached entry for its mirror state, brought up to
+    /// `pos` by adding the rows of the pieces that arrived and removing those of the pieces that left. The
+    /// entry then holds `pos`. Equal to [`Accumulator::refresh`]'s lanes (the i16 sums wrap, so the order
+    /// does not matter).
+    pub fn refresh(&mut self, net: &Network, pos: &Position, perspective: Color, out: &mut Lanes) {
+        let mirror = mirrored(net, pos, perspective);
+        let entry = &mut self.entries[perspective.index()][mirror as usize];
+        for color in Color::BOTH {
+            for kind in PieceType::ALL {
+                let now = pos.colored(color, kind);
+                let before = entry.pieces[color.index()][kind.index()];
+                let piece = Piece::new(color, kind);
+                let row = |sq| &net.ft_weights[feature(perspective, piece, sq, mirror)].0;
+                for sq in squares(now & !before) {
+                    simd::add_assign(&mut entry.lanes, row(sq));
+                }
+                for sq in squares(before & !now) {
+                    simd::sub_assign(&mut entry.lanes, row(sq));
+                }
+                entry.pieces[color.index()][kind.index()] = now;
+            }
+        }
+        *out = entry.lanes;
+    }
+}
+
+/// The feature changes of one move, as White-perspective unmirrored features (at most 2 added, 2 removed),
+/// and where the mover's king went if it moved (a mirroring net may have to refresh that perspective).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delta {
     add: [u16; 2],
     sub: [u16; 2],
     n_add: u8,
     n_sub: u8,
+    /// The mover's colour index.
+    mover: u8,
+    /// The mover's king's new square, or [`Delta::NO_KING`] when the king did not move.
+    king_to: u8,
+}
+
+impl Default for Delta {
+    /// No change: a null move.
+    fn default() -> Delta {
+        Delta {
+            add: [0; 2],
+            sub: [0; 2],
+            n_add: 0,
+            n_sub: 0,
+            mover: 0,
+            king_to: Delta::NO_KING,
+        }
+    }
 }
 
 impl Delta {
+    /// `king_to` of a move that leaves the king where it is.
+    const NO_KING: u8 = 64;
+
     #[inline(always)]
     fn add(&mut self, piece: Piece, sq: Square) {
         self.add[self.n_add as usize] = white_feature(piece, sq) as u16;
@@ -111,6 +249,7 @@ impl Delta {
         let mut d = Delta::default();
         let (from, to) = (m.from(), m.to());
         let us = pos.side_to_move();
+        d.mover = us.index() as u8;
         let Some(moved) = pos.piece_on(from) else {
             return d;
         };
@@ -122,6 +261,7 @@ impl Delta {
                 d.sub(rook, to);
                 d.add(moved, kto);
                 d.add(rook, rto);
+                d.king_to = kto.0;
             }
             MoveKind::EnPassant => {
                 let victim = Square(if us == Color::White {
@@ -143,33 +283,27 @@ impl Delta {
                     _ => moved,
                 };
                 d.add(placed, to);
+                if moved.kind() == PieceType::King {
+                    d.king_to = to.0;
+                }
             }
         }
         d
     }
 
-    /// `dst = src + this delta` for both perspectives.
+    /// `dst = src + this delta` for `perspective`, whose mirror state is `mirror` on both sides of the move.
     #[inline(always)]
-    fn apply(&self, net: &Network, src: &Accumulator, dst: &mut Accumulator) {
+    fn apply(&self, net: &Network, perspective: Color, mirror: bool, src: &Lanes, dst: &mut Lanes) {
         let rows = &net.ft_weights;
-        for (persp, (d, s)) in dst.lanes.iter_mut().zip(&src.lanes).enumerate() {
-            let f = |w: u16| {
-                let w = w as usize;
-                if persp == 0 {
-                    w
-                } else {
-                    black_feature(w)
-                }
-            };
-            let a = |k: usize| &rows[f(self.add[k])].0;
-            let s_ = |k: usize| &rows[f(self.sub[k])].0;
-            match (self.n_add, self.n_sub) {
-                (1, 1) => simd::add_sub(d, s, [a(0)], [s_(0)]),
-                (1, 2) => simd::add_sub(d, s, [a(0)], [s_(0), s_(1)]),
-                (2, 2) => simd::add_sub(d, s, [a(0), a(1)], [s_(0), s_(1)]),
-                // A null move (no change); no legal move has another shape.
-                _ => *d = *s,
-            }
+        let f = |w: u16| perspective_feature(w as usize, perspective, mirror);
+        let a = |k: usize| &rows[f(self.add[k])].0;
+        let s = |k: usize| &rows[f(self.sub[k])].0;
+        match (self.n_add, self.n_sub) {
+            (1, 1) => simd::add_sub(dst, src, [a(0)], [s(0)]),
+            (1, 2) => simd::add_sub(dst, src, [a(0)], [s(0), s(1)]),
+            (2, 2) => simd::add_sub(dst, src, [a(0), a(1)], [s(0), s(1)]),
+            // A null move (no change); no legal move has another shape.
+            _ => *dst = *src,
         }
     }
 }
@@ -179,17 +313,26 @@ impl Delta {
 struct Slot {
     /// The move's changes from the entry below.
     delta: Delta,
-    /// Has `entries[i]` been brought up to date?
-    computed: bool,
+    /// Each perspective's mirror state in this entry's position.
+    mirror: [bool; 2],
+    /// The move into this entry changed the perspective's mirror state: its lanes are refreshed, not
+    /// updated.
+    refresh: [bool; 2],
+    /// Has `entries[i].lanes[perspective]` been brought up to date?
+    computed: [bool; 2],
 }
 
 /// The accumulators along the current line, one per position of the game's stack (the bottom one always
-/// computed). `push`/`pop` are allocation-free once the stack has reached its depth (see `reserve`).
+/// computed), and the refresh cache. `push`/`pop` are allocation-free once the stack has reached its depth
+/// (see `reserve`).
 pub struct AccumulatorStack {
     /// Never shrinks: entries above `top` are stale storage reused by later pushes.
     entries: Vec<Accumulator>,
     slots: Vec<Slot>,
     top: usize,
+    /// Does the network mirror? Without it no move changes a mirror state.
+    mirroring: bool,
+    cache: RefreshCache,
 }
 
 impl Clone for AccumulatorStack {
@@ -199,6 +342,8 @@ impl Clone for AccumulatorStack {
             entries: self.entries[..=self.top].to_vec(),
             slots: self.slots[..=self.top].to_vec(),
             top: self.top,
+            mirroring: self.mirroring,
+            cache: self.cache.clone(),
         }
     }
 }
@@ -216,16 +361,29 @@ impl AccumulatorStack {
             entries: vec![Accumulator::ZERO],
             slots: vec![Slot::default()],
             top: 0,
+            mirroring: net.mirror,
+            cache: RefreshCache::new(net),
         };
         s.reset(net, pos);
         s
     }
 
-    /// Forgets the line and starts again from `pos`.
+    /// Forgets the line and starts again from `pos` (with an empty refresh cache, which this fills for
+    /// `pos`'s mirror states).
     pub fn reset(&mut self, net: &Network, pos: &Position) {
         self.top = 0;
-        self.entries[0] = Accumulator::refresh(net, pos);
-        self.slots[0].computed = true;
+        self.mirroring = net.mirror;
+        self.cache.clear(net);
+        for p in Color::BOTH {
+            self.cache
+                .refresh(net, pos, p, &mut self.entries[0].lanes[p.index()]);
+        }
+        self.slots[0] = Slot {
+            delta: Delta::default(),
+            mirror: Color::BOTH.map(|p| mirrored(net, pos, p)),
+            refresh: [false; 2],
+            computed: [true; 2],
+        };
     }
 
     /// Room for `plies` more pushes without allocating.
@@ -246,9 +404,26 @@ impl AccumulatorStack {
             self.entries.push(Accumulator::ZERO);
             self.slots.push(Slot::default());
         }
+        if !self.mirroring {
+            // Without mirroring `current` reads only the delta and `computed`.
+            let slot = &mut self.slots[self.top];
+            slot.delta = delta;
+            slot.computed = [false; 2];
+            return;
+        }
+        let mut mirror = self.slots[self.top - 1].mirror;
+        let mut refresh = [false; 2];
+        if delta.king_to != Delta::NO_KING {
+            let side = delta.mover as usize;
+            let now = format::king_mirrors(delta.king_to as usize);
+            refresh[side] = now != mirror[side];
+            mirror[side] = now;
+        }
         self.slots[self.top] = Slot {
             delta,
-            computed: false,
+            mirror,
+            refresh,
+            computed: [false; 2],
         };
     }
 
@@ -263,19 +438,75 @@ impl AccumulatorStack {
         self.top
     }
 
-    /// The current accumulator, brought up to date from the nearest computed one below.
+    /// The current accumulator, for the current position `pos`, brought up to date.
     #[inline]
-    pub fn current(&mut self, net: &Network) -> &Accumulator {
+    pub fn current(&mut self, net: &Network, pos: &Position) -> &Accumulator {
+        if !self.mirroring {
+            self.bring_up_both(net);
+        } else {
+            for p in Color::BOTH {
+                if !self.slots[self.top].computed[p.index()] {
+                    self.bring_up(net, pos, p);
+                }
+            }
+        }
+        &self.entries[self.top]
+    }
+
+    /// Without mirroring both perspectives are computed together, move by move from the nearest computed
+    /// entry (no move needs a refresh, and one walk down the stack serves both).
+    #[inline]
+    fn bring_up_both(&mut self, net: &Network) {
         let mut base = self.top;
-        while !self.slots[base].computed {
+        while !self.slots[base].computed[0] {
             base -= 1;
         }
         for i in base + 1..=self.top {
             let (below, above) = self.entries.split_at_mut(i);
-            self.slots[i].delta.apply(net, &below[i - 1], &mut above[0]);
-            self.slots[i].computed = true;
+            for p in Color::BOTH {
+                let k = p.index();
+                self.slots[i].delta.apply(
+                    net,
+                    p,
+                    false,
+                    &below[i - 1].lanes[k],
+                    &mut above[0].lanes[k],
+                );
+            }
+            self.slots[i].computed = [true; 2];
         }
-        &self.entries[self.top]
+    }
+
+    /// Computes `perspective`'s lanes of the top entry: from the nearest entry below where they are known,
+    /// move by move, or, when a move on the way changed the perspective's mirror state, by a refresh of the
+    /// current position from the cache (the entries in between stay uncomputed: they are refreshed in turn
+    /// if the search returns to them).
+    #[inline]
+    fn bring_up(&mut self, net: &Network, pos: &Position, perspective: Color) {
+        let p = perspective.index();
+        let mut base = self.top;
+        while !self.slots[base].computed[p] {
+            if self.slots[base].refresh[p] {
+                self.cache
+                    .refresh(net, pos, perspective, &mut self.entries[self.top].lanes[p]);
+                self.slots[self.top].computed[p] = true;
+                return;
+            }
+            base -= 1;
+        }
+        // No move between `base` and the top changed this perspective's mirror state.
+        let mirror = self.slots[base].mirror[p];
+        for i in base + 1..=self.top {
+            let (below, above) = self.entries.split_at_mut(i);
+            self.slots[i].delta.apply(
+                net,
+                perspective,
+                mirror,
+                &below[i - 1].lanes[p],
+                &mut above[0].lanes[p],
+            );
+            self.slots[i].computed[p] = true;
+        }
     }
 }
 
@@ -293,14 +524,37 @@ mod tests {
                     for (p, persp) in Color::BOTH.into_iter().enumerate() {
                         let sq = if persp == Color::White { s } else { s ^ 56 } as usize;
                         let want = (color != persp) as usize * 384 + kind.index() * 64 + sq;
-                        let got = feature(persp, piece, Square(s));
+                        let got = feature(persp, piece, Square(s), false);
                         assert_eq!(got, want, "{color:?} {kind:?} {s} for {persp:?}");
                         seen[p][got] = true;
+                        // Mirrored: the same square with its file flipped; and the engine's shortcut
+                        // through the White feature agrees with the format's rule.
+                        let mirrored = feature(persp, piece, Square(s), true);
+                        assert_eq!(mirrored, want ^ 7);
+                        for m in [false, true] {
+                            assert_eq!(
+                                perspective_feature(white_feature(piece, Square(s)), persp, m),
+                                feature(persp, piece, Square(s), m)
+                            );
+                        }
                     }
                 }
             }
         }
         // Each perspective uses every feature exactly once.
         assert!(seen.iter().flatten().all(|&s| s));
+    }
+
+    #[test]
+    fn output_buckets_span_four_piece_counts_each() {
+        let buckets: Vec<usize> = (0..=34).map(format::output_bucket).collect();
+        assert_eq!(&buckets[..7], &[0, 0, 0, 0, 0, 0, 1]);
+        for n in 2..=32u32 {
+            assert_eq!(format::output_bucket(n), ((n - 2) / 4).min(7) as usize);
+        }
+        assert_eq!((buckets[30], buckets[32], buckets[34]), (7, 7, 7));
+        assert_eq!(output_bucket(&Position::startpos()), 7);
+        let kk = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).expect("FEN");
+        assert_eq!(output_bucket(&kk), 0);
     }
 }

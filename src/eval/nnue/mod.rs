@@ -1,5 +1,6 @@
 //! NNUE for orthodox chess and Chess960: a (768 -> 256) x 2 -> 1 network with SCReLU, in the integer form and
-//! file format of the NNUE format note (`format.rs`).
+//! file format of the NNUE format note (`format.rs`), optionally with 8 output buckets chosen by the number of
+//! pieces on the board and with horizontal mirroring by each perspective's king file (format v2).
 //!
 //! - [`Network`]: the weights, loaded and validated from a file or from bytes, with a typed [`NetworkError`].
 //! - [`default_network`]: the network embedded at build time: the file `EVALFILE` names, else
@@ -7,17 +8,17 @@
 //!   hand-crafted evaluation is used. Nothing here sets a network for the whole process: whoever builds a
 //!   game hands it its network (the engine session owns the one `EvalFile` chose).
 //! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
-//!   make/unmake (`accumulator.rs`), or, holding no network, the hand-crafted evaluation. Datagen, which
-//!   bootstraps from the hand-crafted evaluation, asks for it with [`NnueEval::hce`] (or the engine option
-//!   `EvalFile` set to `<hce>`).
+//!   make/unmake, and a refresh cache for mirroring nets (`accumulator.rs`), or, holding no network, the
+//!   hand-crafted evaluation. Datagen, which bootstraps from the hand-crafted evaluation, asks for it with
+//!   [`NnueEval::hce`] (or the engine option `EvalFile` set to `<hce>`).
 //! - `simd.rs`: the hot loops in AVX2 with a bit-identical scalar twin.
 
 pub mod accumulator;
 pub mod format;
 pub mod simd;
 
-pub use accumulator::{Accumulator, AccumulatorStack, Delta};
-pub use format::{NetworkError, HIDDEN, INPUTS, QA, QB, SCALE};
+pub use accumulator::{output_bucket, Accumulator, AccumulatorStack, Delta, RefreshCache};
+pub use format::{NetworkError, Shape, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE};
 
 use crate::chess::{Color, Move, Position};
 use crate::eval::EvalState;
@@ -41,20 +42,31 @@ pub struct Network {
     pub(crate) ft_weights: Box<[Row]>,
     /// Feature-transformer biases.
     pub(crate) ft_bias: Row,
-    /// Output weights: `[side to move's half, opponent's half]`.
-    pub(crate) out_w: [Row; 2],
-    /// Output bias (in QA * QB units).
-    pub(crate) out_bias: i32,
+    /// The output layer of each bucket.
+    pub(crate) out: Box<[OutputLayer]>,
+    /// Horizontal mirroring by each perspective's king file.
+    pub(crate) mirror: bool,
     /// Every output weight within the SIMD output's exact range (true for nets trained with the usual
     /// clipping); otherwise the exact scalar output is used.
     fast_output: bool,
+}
+
+/// One output bucket's weights and bias.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct OutputLayer {
+    /// `[side to move's half, opponent's half]`.
+    w: [Row; 2],
+    /// In QA * QB units.
+    bias: i32,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}x2->1, checksum {:016x})",
+            "Network({INPUTS}->{HIDDEN}x2->1, {} output bucket(s){}, checksum {:016x})",
+            self.buckets(),
+            if self.mirror { ", mirrored" } else { "" },
             self.checksum()
         )
     }
@@ -64,14 +76,11 @@ impl Network {
     /// Reads and validates a network from its file bytes.
     ///
     /// # Errors
-    /// A wrong magic, version, hidden size, constant, length or checksum (see [`NetworkError`]).
+    /// A wrong magic, version, hidden size, constant, bucket count, flag, length or checksum (see
+    /// [`NetworkError`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        // One pass of the checks (`decode`); a file of another hidden size is refused by `from_parts`.
-        let w = format::Weights::decode(bytes)?;
-        Network::from_parts(&w.ft_w, &w.ft_b, &w.out_w, w.out_b).ok_or(NetworkError::HiddenSize {
-            file: w.hidden as u32,
-            engine: HIDDEN,
-        })
+        // One pass of the checks (`decode`); a file of another hidden size is refused by `from_weights`.
+        Network::from_weights(&format::Weights::decode(bytes)?)
     }
 
     /// Reads and validates a network file.
@@ -93,9 +102,64 @@ impl Network {
         Network::from_bytes(&std::fs::read(path).map_err(io)?)
     }
 
-    /// A network from its quantised parts (as a trainer produces them): `ft_weights` feature-major
-    /// (`[f * HIDDEN + i]`, `INPUTS * HIDDEN` values), `ft_bias` (`HIDDEN`), `out_w` (`2 * HIDDEN`, the side
-    /// to move's half first). `None` when a length is wrong.
+    /// A network from the format's integers (any shape the format allows, hidden size `HIDDEN`).
+    ///
+    /// # Errors
+    /// [`NetworkError::HiddenSize`] for another hidden size, [`NetworkError::BadBuckets`] for a bucket count
+    /// the format does not allow, [`NetworkError::BadSize`] when a section's length does not match the shape.
+    pub fn from_weights(w: &format::Weights) -> Result<Network, NetworkError> {
+        let s = w.shape;
+        if s.hidden != HIDDEN {
+            return Err(NetworkError::HiddenSize {
+                file: s.hidden as u32,
+                engine: HIDDEN,
+            });
+        }
+        if s.buckets != 1 && s.buckets != OUTPUT_BUCKETS {
+            return Err(NetworkError::BadBuckets(s.buckets as u32));
+        }
+        // The file these sections would make (header and checksum around them), against the shape's.
+        let bytes = |i16s: usize, i32s: usize| 2 * i16s + 4 * i32s;
+        let len = s.file_len()
+            - bytes(INPUTS * HIDDEN + HIDDEN + s.buckets * 2 * HIDDEN, s.buckets)
+            + bytes(w.ft_w.len() + w.ft_b.len() + w.out_w.len(), w.out_b.len());
+        let sections_fit = w.ft_w.len() == INPUTS * HIDDEN
+            && w.ft_b.len() == HIDDEN
+            && w.out_w.len() == s.buckets * 2 * HIDDEN
+            && w.out_b.len() == s.buckets;
+        if !sections_fit {
+            return Err(NetworkError::BadSize {
+                len,
+                expected: s.file_len(),
+            });
+        }
+        let row = |s: &[i16]| {
+            let mut r = Row([0; HIDDEN]);
+            r.0.copy_from_slice(s);
+            r
+        };
+        let out = w
+            .out_w
+            .chunks_exact(2 * HIDDEN)
+            .zip(&w.out_b)
+            .map(|(b, &bias)| OutputLayer {
+                w: [row(&b[..HIDDEN]), row(&b[HIDDEN..])],
+                bias,
+            })
+            .collect();
+        let limit = simd::FAST_OUTPUT_WEIGHT;
+        Ok(Network {
+            ft_weights: w.ft_w.chunks_exact(HIDDEN).map(row).collect(),
+            ft_bias: row(&w.ft_b),
+            out,
+            mirror: s.mirror,
+            fast_output: w.out_w.iter().all(|x| (-limit..=limit).contains(x)),
+        })
+    }
+
+    /// A one-bucket network without mirroring (a v1 file) from its quantised parts: `ft_weights`
+    /// feature-major (`[f * HIDDEN + i]`, `INPUTS * HIDDEN` values), `ft_bias` (`HIDDEN`), `out_w` (`2 *
+    /// HIDDEN`, the side to move's half first). `None` when a length is wrong.
     pub fn from_parts(
         ft_weights: &[i16],
         ft_bias: &[i16],
@@ -108,41 +172,50 @@ impl Network {
         {
             return None;
         }
-        let row = |s: &[i16]| {
-            let mut r = Row([0; HIDDEN]);
-            r.0.copy_from_slice(s);
-            r
-        };
-        let rows: Box<[Row]> = ft_weights.chunks_exact(HIDDEN).map(row).collect();
-        let out = [row(&out_w[..HIDDEN]), row(&out_w[HIDDEN..])];
-        Some(Network::assemble(rows, row(ft_bias), out, out_bias))
+        Network::from_weights(&format::Weights {
+            shape: Shape::plain(HIDDEN),
+            ft_w: ft_weights.to_vec(),
+            ft_b: ft_bias.to_vec(),
+            out_w: out_w.to_vec(),
+            out_b: vec![out_bias],
+        })
+        .ok()
     }
 
-    fn assemble(ft_weights: Box<[Row]>, ft_bias: Row, out_w: [Row; 2], out_bias: i32) -> Network {
-        let limit = simd::FAST_OUTPUT_WEIGHT;
-        let fast_output = out_w
-            .iter()
-            .all(|r| r.0.iter().all(|&w| (-limit..=limit).contains(&w)));
-        Network {
-            ft_weights,
-            ft_bias,
-            out_w,
-            out_bias,
-            fast_output,
-        }
+    /// Output buckets: 1 or [`OUTPUT_BUCKETS`].
+    pub fn buckets(&self) -> usize {
+        self.out.len()
     }
 
-    /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let lanes = |rows: &[Row]| rows.iter().flat_map(|r| r.0).collect::<Vec<i16>>();
+    /// Does the network mirror each perspective by its king's file?
+    pub fn mirrored(&self) -> bool {
+        self.mirror
+    }
+
+    /// The format's integers of this network.
+    pub fn weights(&self) -> format::Weights {
         format::Weights {
-            hidden: HIDDEN,
-            ft_w: lanes(&self.ft_weights),
+            shape: Shape {
+                hidden: HIDDEN,
+                buckets: self.buckets(),
+                mirror: self.mirror,
+            },
+            ft_w: self.ft_weights.iter().flat_map(|r| r.0).collect(),
             ft_b: self.ft_bias.0.to_vec(),
-            out_w: lanes(&self.out_w),
-            out_b: self.out_bias,
+            out_w: self
+                .out
+                .iter()
+                .flat_map(|l| &l.w)
+                .flat_map(|r| r.0)
+                .collect(),
+            out_b: self.out.iter().map(|l| l.bias).collect(),
         }
-        .encode()
+    }
+
+    /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included: v1 for one
+    /// bucket without mirroring, else v2.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.weights().encode()
     }
 
     /// The FNV-1a checksum its file carries (identifies a network in `eval` output).
@@ -151,26 +224,27 @@ impl Network {
         fnv1a64(&b[..b.len() - 8])
     }
 
-    /// The output in centipawns, from `stm`'s view, for the accumulator `acc`:
-    /// `(sum screlu(acc_stm) * w_stm + sum screlu(acc_opp) * w_opp) / QA + bias`, times `SCALE / (QA * QB)`.
+    /// The output in centipawns, from the side to move's view, for `pos`'s accumulator `acc`:
+    /// `(sum screlu(acc_stm) * w_stm + sum screlu(acc_opp) * w_opp) / QA + bias`, times `SCALE / (QA * QB)`,
+    /// with the weights and bias of `pos`'s output bucket.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let stm = pos.side_to_move();
+        let layer = match &*self.out {
+            [only] => only,
+            buckets => &buckets[output_bucket(pos)],
+        };
         let (us, them) = (&acc.lanes[stm.index()], &acc.lanes[stm.flip().index()]);
-        let sum = simd::output_sum(
-            us,
-            them,
-            &self.out_w[0].0,
-            &self.out_w[1].0,
-            self.fast_output,
-        );
-        let out = (sum / QA) as i64 + self.out_bias as i64;
+        let [w_us, w_them] = &layer.w;
+        let sum = simd::output_sum(us, them, &w_us.0, &w_them.0, self.fast_output);
+        let out = (sum / QA) as i64 + layer.bias as i64;
         let cp = out * SCALE as i64 / (QA * QB) as i64;
         cp.clamp(-EVAL_LIMIT as i64, EVAL_LIMIT as i64) as i32
     }
 
     /// The evaluation of `pos` from the side to move's view, computed from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&Accumulator::refresh(self, pos), pos.side_to_move())
+        self.output(&Accumulator::refresh(self, pos), pos)
     }
 }
 
@@ -272,11 +346,11 @@ impl NnueEval {
         self.net.as_ref()
     }
 
-    /// The accumulator of the current position, brought up to date (`None` without a network). Tests hold
-    /// it against `Accumulator::refresh`.
-    pub fn accumulator(&mut self) -> Option<&Accumulator> {
+    /// The accumulator of the current position `pos`, brought up to date (`None` without a network). Tests
+    /// hold it against `Accumulator::refresh`.
+    pub fn accumulator(&mut self, pos: &Position) -> Option<&Accumulator> {
         match (&self.net, &mut self.stack) {
-            (Some(net), Some(stack)) => Some(stack.current(net)),
+            (Some(net), Some(stack)) => Some(stack.current(net, pos)),
             _ => None,
         }
     }
@@ -328,7 +402,7 @@ impl EvalState for NnueEval {
     #[inline(always)]
     fn evaluate(&mut self, pos: &Position) -> i32 {
         match (&self.net, &mut self.stack) {
-            (Some(net), Some(stack)) => net.output(stack.current(net), pos.side_to_move()),
+            (Some(net), Some(stack)) => net.output(stack.current(net, pos), pos),
             _ => crate::eval::chess::evaluate(pos),
         }
     }

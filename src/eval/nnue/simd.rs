@@ -26,6 +26,23 @@ pub fn add_sub<const A: usize, const S: usize>(
     scalar::add_sub(dst, src, adds, subs);
 }
 
+/// `dst += row`, lane by lane (wrapping). A plain loop: the compiler vectorises it for the target (it is
+/// used only for refreshes, which are rare).
+#[inline]
+pub fn add_assign(dst: &mut Lanes, row: &Lanes) {
+    for (d, r) in dst.iter_mut().zip(row) {
+        *d = d.wrapping_add(*r);
+    }
+}
+
+/// `dst -= row`, lane by lane (wrapping).
+#[inline]
+pub fn sub_assign(dst: &mut Lanes, row: &Lanes) {
+    for (d, r) in dst.iter_mut().zip(row) {
+        *d = d.wrapping_sub(*r);
+    }
+}
+
 /// `sum_i screlu(stm[i]) * w_stm[i] + sum_i screlu(opp[i]) * w_opp[i]` with `screlu(x) = clamp(x, 0, 255)^2`,
 /// summed in wrapping i32. Exact for any weights in the scalar form; the AVX2 form needs every weight within
 /// `±FAST_OUTPUT_WEIGHT`, so callers pass `fast = false` for networks with larger ones.

@@ -79,6 +79,13 @@ tunables! {
     lmr_min_depth: i32 = 3, 2, 6;
     /// At the root, quiet moves from this number on (counted from 0 after the PV move's slot) are reduced.
     root_lmr_min_moves: i32 = 3, 1, 8;
+    /// One more ply of reduction when more than this many of the node's children have failed high.
+    lmr_cutoff_count: i32 = 3, 1, 8;
+    /// After a reduced search beats alpha, the re-search goes a ply deeper when the score beats the best so
+    /// far by this margin plus two per ply of depth.
+    lmr_deeper_margin: i32 = 40, 20, 80;
+    /// A node that fails low gives the opponent's quiet move into it this percent of a history bonus.
+    fail_low_prior_bonus_percent: i32 = 100, 0, 200;
     /// Late move reduction divisor.
     lmr_divisor: f64 = 2.25, 1.125, 4.5;
     /// History score worth one ply of reduction.

@@ -32,6 +32,11 @@ struct Frame<M> {
     excluded: M,
     /// How many plies late-move reduction took from the move made at this ply (hindsight reduction).
     reduction: i32,
+    /// Was the move made at this ply a capture or promotion?
+    noisy: bool,
+    /// Beta cutoffs among the nodes at this ply under the current parent (the parent's later moves are
+    /// reduced more when its children keep failing high).
+    cutoffs: i32,
 }
 
 /// The late-move reduction at `depth` for move number `moves` (both at least 1; 0 otherwise).
@@ -130,6 +135,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     null: false,
                     excluded: G::Move::default(),
                     reduction: 0,
+                    noisy: false,
+                    cutoffs: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -414,7 +421,10 @@ impl<'a, G: Game> Worker<'a, G> {
             null: false,
             excluded: G::Move::default(),
             reduction: 0,
+            noisy: false,
+            cutoffs: 0,
         };
+        self.frames[1].cutoffs = 0;
         self.root_depth = depth;
         for rm in &mut self.root_moves[self.pv_idx..] {
             rm.score = -INFINITY;
@@ -432,6 +442,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let searched = i - self.pv_idx;
             let quiet = !self.game.is_noisy(m);
             self.frames[0].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+            self.frames[0].noisy = !quiet;
             let nodes_before = self.nodes;
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());

@@ -54,12 +54,7 @@ impl<G: Game> Worker<'_, G> {
                         .hist
                         .ps(self.game.moved_piece(tt_move), G::to_square(tt_move));
                     let side = self.game.side_to_move();
-                    let prev1 = self.frames[ply - 1].ps;
-                    let prev2 = if ply >= 2 {
-                        self.frames[ply - 2].ps
-                    } else {
-                        None
-                    };
+                    let (prev1, prev2) = (self.line_ps(ply, 1), self.line_ps(ply, 2));
                     self.hist
                         .update_quiet(side, ps, prev1, prev2, history_bonus(depth));
                 }
@@ -157,6 +152,7 @@ impl<G: Game> Worker<'_, G> {
             depth -= 1;
         }
         self.hist.killers[ply + 1] = [G::Move::default(); 2];
+        self.frames[ply + 1].cutoffs = 0;
 
         // Step 5. Whole-node pruning: reverse futility, razoring, null move.
         if !PV && !in_check && !singular_search {
@@ -164,7 +160,8 @@ impl<G: Game> Worker<'_, G> {
                 && eval.abs() < MATE_BOUND
                 && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
-                return eval;
+                // Halfway to beta: the margin says the node fails high, not by how much.
+                return (eval + beta) / 2;
             }
             if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
@@ -222,6 +219,7 @@ impl<G: Game> Worker<'_, G> {
                     continue;
                 }
                 self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
+                self.frames[ply].noisy = true;
                 self.game.make_move(m);
                 self.shared.tt.prefetch(self.game.key());
                 let mut v = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
@@ -264,12 +262,7 @@ impl<G: Game> Worker<'_, G> {
         }
 
         // Step 8. The move loop.
-        let prev1 = self.frames[ply - 1].ps;
-        let prev2 = if ply >= 2 {
-            self.frames[ply - 2].ps
-        } else {
-            None
-        };
+        let (prev1, prev2) = (self.line_ps(ply, 1), self.line_ps(ply, 2));
         let side = self.game.side_to_move();
         let ctx = OrderContext {
             side,
@@ -386,6 +379,7 @@ impl<G: Game> Worker<'_, G> {
                 continue;
             }
             self.frames[ply].ps = Some(ps);
+            self.frames[ply].noisy = noisy;
             self.game.make_move(m);
             self.shared.tt.prefetch(self.game.key());
             moves += 1;
@@ -407,6 +401,8 @@ impl<G: Game> Worker<'_, G> {
                 r += (tt_capture && !noisy) as i32;
                 r += !improving as i32;
                 r += cut_node as i32;
+                // This node's children keep failing high: it is probably failing low itself.
+                r += (self.frames[ply + 1].cutoffs > lmr_cutoff_count()) as i32;
                 r -= gives_check as i32;
                 if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
                     r -= 1;
@@ -417,8 +413,15 @@ impl<G: Game> Worker<'_, G> {
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
                 self.frames[ply].reduction = 0;
                 if score > alpha && reduced < new_depth {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // The reduced search's margin over the best score so far sets the re-search's depth:
+                    // a wide one earns a ply more, a narrow one a ply less.
+                    let deeper = score > best + lmr_deeper_margin() + 2 * new_depth;
+                    let shallower = score < best + new_depth;
+                    let research = new_depth + deeper as i32 - shallower as i32;
+                    if research > reduced {
+                        score =
+                            -self.search::<false>(-alpha - 1, -alpha, research, ply + 1, !cut_node);
+                    }
                 }
             } else if !PV || moves > 1 {
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -442,6 +445,7 @@ impl<G: Game> Worker<'_, G> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.frames[ply].cutoffs += 1;
                         self.update_histories(
                             m,
                             noisy,
@@ -485,6 +489,15 @@ impl<G: Game> Worker<'_, G> {
 
         if singular_search {
             return best;
+        }
+        // A fail low: the opponent's quiet move into this node refuted ours, so it earns history too.
+        if best <= original_alpha && !self.frames[ply - 1].noisy {
+            if let Some(prev_ps) = self.line_ps(ply, 1) {
+                let (prev_prev1, prev_prev2) = (self.line_ps(ply, 2), self.line_ps(ply, 3));
+                let bonus = history_bonus(depth) * fail_low_prior_bonus_percent() / 100;
+                self.hist
+                    .update_quiet(1 - side, prev_ps, prev_prev1, prev_prev2, bonus);
+            }
         }
         // A PV node under a tablebase loss cannot score above it.
         best = best.min(tb_max);
@@ -557,6 +570,13 @@ impl<G: Game> Worker<'_, G> {
             let ps = ps_of(&self.game, self.hist, c);
             self.hist.update_capture(ps, -bonus);
         }
+    }
+
+    /// The piece-square index of the move made `back` plies before `ply` (`None` before the root or for a
+    /// null move).
+    #[inline(always)]
+    fn line_ps(&self, ply: usize, back: usize) -> Option<usize> {
+        ply.checked_sub(back).and_then(|p| self.frames[p].ps)
     }
 
     #[inline(always)]

@@ -424,7 +424,6 @@ impl<'a, G: Game> Worker<'a, G> {
             noisy: false,
             cutoffs: 0,
         };
-        self.frames[1].cutoffs = 0;
         self.root_depth = depth;
         for rm in &mut self.root_moves[self.pv_idx..] {
             rm.score = -INFINITY;

@@ -1,0 +1,520 @@
+#!/usr/bin/env python3
+"""Corvid's long jobs (SPRTs, SPSA tunes, datagen) that outlive a session and a machine.
+
+A job is a folder jobs/<name>/ holding job.json (what to run) and its state (fastchess's SPRT state, the SPSA
+state, or for datagen the chunks under nets/games/), all committed. Whatever machine the work goes on, the first
+command is `scripts/jobs.py resume`: a supervisor starts in the background (its own autogroup, nice 19, so
+foreground work comes first), builds the engines each job names from their commits, and carries on every
+unfinished job where its committed state left it. It commits the jobs' state every 15 minutes and when a job
+ends (`Bench:` line included), so a stop without warning loses at most that much.
+
+Scheduling on two cores: a timed SPRT runs alone (a starved engine loses on time), one at a time in name order;
+otherwise the first unfinished SPSA and datagen share the cores (one each; alone, a job gets both).
+
+  scripts/jobs.py resume                 start the supervisor (does nothing if one runs)
+  scripts/jobs.py status                 each job: progress, LLR or iteration, its state's last commit
+  scripts/jobs.py pause | unpause        stop the jobs for timed foreground work (benchmarks, matches), then go on
+  scripts/jobs.py stop                   stop the supervisor and its jobs, committing their state
+  scripts/jobs.py commit                 commit the jobs' state now
+  scripts/jobs.py add-sprt NAME --new REF[:NET] --old REF[:NET] [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
+                                       [--book UHO_4060_v2.epd] [--max-games 20000]
+  scripts/jobs.py add-spsa NAME --ref REF --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
+                                       [--pairs 2] [--book UHO_4060_v2.epd]
+  scripts/jobs.py add-datagen NAME --gen gen6 --first-seed 6000 [--nodes 2500] [--net nets/corvid.nnue]
+
+REF is a commit; :NET a network file in the repository (as committed now), embedded with `make EVALFILE=`.
+Books (`--book`) are looked up in $CORVID_BOOKS (default /work/books, then ../shared/tools): the openbench-books
+archives unzipped (fetch github:AndyGrant/openbench-books). Logs and builds live in data/jobs/ (not committed).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+JOBS = os.path.join(ROOT, "jobs")
+WORK = os.path.join(ROOT, "data", "jobs")
+PIDFILE = os.path.join(WORK, "supervisor.pid")
+PAUSED = os.path.join(WORK, "paused")
+COMMIT_EVERY = 15 * 60
+
+
+def sh(*cmd, **kw):
+    return subprocess.run(cmd, cwd=ROOT, text=True, capture_output=True, **kw)
+
+
+def log(msg):
+    print(time.strftime("%H:%M:%S"), msg, flush=True)
+
+
+# ---------------------------------------------------------------- jobs on disk
+
+def load_jobs():
+    jobs = []
+    for path in sorted(glob.glob(os.path.join(JOBS, "*", "job.json"))):
+        with open(path) as f:
+            job = json.load(f)
+        job["name"] = os.path.basename(os.path.dirname(path))
+        job["dir"] = os.path.dirname(path)
+        jobs.append(job)
+    return jobs
+
+
+def finished(job):
+    return os.path.exists(os.path.join(job["dir"], "result.json"))
+
+
+def write_json(path, obj):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def bench_line():
+    out = sh("git", "log", "-50", "--format=%B").stdout
+    for line in out.splitlines():
+        if line.startswith("Bench: "):
+            return line
+    return "Bench: 0"
+
+
+def commit(message, paths):
+    """Commits the given paths (only those: foreground work staged beside them stays staged)."""
+    paths = [p for p in paths if os.path.exists(os.path.join(ROOT, p))]
+    if not paths:
+        return False
+    for _ in range(30):
+        sh("git", "add", "--", *paths)
+        if not sh("git", "diff", "--cached", "--quiet", "--", *paths).returncode:
+            return False  # nothing changed
+        r = sh("git", "commit", "-q", "-m", f"{message}\n\n{bench_line()}", "--", *paths)
+        if r.returncode == 0:
+            return True
+        time.sleep(10)  # another git command holds the index
+    log(f"commit failed: {r.stderr.strip()}")
+    return False
+
+
+def commit_state(reason="state"):
+    summary = "; ".join(f"{j['name']} {progress(j)}" for j in load_jobs())
+    if commit(f"jobs: {reason}: {summary}", ["jobs"]):
+        log(f"committed jobs/ ({reason})")
+
+
+# ---------------------------------------------------------------- engines from commits
+
+def find_book(name):
+    dirs = [os.environ.get("CORVID_BOOKS", "/work/books"), os.path.join(ROOT, "..", "shared", "tools"), ROOT]
+    for d in dirs:
+        path = os.path.join(d, name)
+        if os.path.exists(path):
+            return os.path.abspath(path)
+    sys.exit(f"book {name} not found in {', '.join(dirs)}: fetch github:AndyGrant/openbench-books and unzip "
+             f"it into $CORVID_BOOKS")
+
+
+def build(spec, tune=False):
+    """The path of a corvid binary built from REF[:NET] (cached in data/jobs/bin)."""
+    ref, _, net = spec.partition(":")
+    sha = sh("git", "rev-parse", "--short=7", ref + "^{commit}").stdout.strip()
+    if not sha:
+        sys.exit(f"unknown commit {ref}")
+    name = f"corvid-{sha}"
+    if net:
+        netpath = os.path.join(ROOT, net)
+        with open(netpath, "rb") as f:
+            import hashlib
+            name += "-" + hashlib.sha256(f.read()).hexdigest()[:16]
+    if tune:
+        name += "-tune"
+    out = os.path.join(WORK, "bin", name)
+    if os.path.exists(out):
+        return out
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    src = os.path.join(WORK, "src", sha)
+    if not os.path.exists(os.path.join(src, "Cargo.toml")):
+        os.makedirs(src, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "--", ".", ":!nets/games"], cwd=ROOT,
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"),
+               EVALFILE=os.path.join(ROOT, net) if net else "")
+    cmd = ["cargo", "rustc", "--release", "--quiet", "--bin", "corvid"]
+    if tune:
+        cmd += ["--features", "tune"]
+    log(f"building {name}")
+    subprocess.run(cmd + ["--", "--emit", f"link={out}.tmp"], cwd=src, env=env, check=True)
+    os.replace(out + ".tmp", out)
+    return out
+
+
+# ---------------------------------------------------------------- progress
+
+def sprt_counts(job):
+    """fastchess's counts, from the new engine's side (it is the first engine of the state)."""
+    path = os.path.join(job["dir"], "state.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        stats = json.load(f).get("stats", {})
+    return next(iter(stats.values()), None)
+
+
+def llr_normalized(penta, elo0, elo1):
+    """Pentanomial LLR under the normalized-Elo model (the GSPRT approximation fastchess's figure is close to)."""
+    n = sum(penta)
+    if n == 0:
+        return 0.0, 0.0
+    probs = [(c + 1e-3) / (n + 5e-3) for c in penta]
+    scores = [0, 0.25, 0.5, 0.75, 1]
+    mu = sum(p * s for p, s in zip(probs, scores))
+    var = sum(p * (s - mu) ** 2 for p, s in zip(probs, scores))
+    t = (mu - 0.5) / math.sqrt(var) if var > 0 else 0.0
+    k = math.sqrt(2.0) * math.log(10) / 800.0
+    t0, t1 = k * elo0, k * elo1
+    llr = n * (t1 - t0) * (2 * t - t0 - t1) / 2
+    score = min(max(mu, 1e-6), 1 - 1e-6)
+    return llr, -400 * math.log10(1 / score - 1)
+
+
+def sprt_summary(job):
+    s = sprt_counts(job)
+    if not s:
+        return "not started"
+    w, d, l = s.get("wins", 0), s.get("draws", 0), s.get("losses", 0)
+    penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
+    penta = [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
+    llr, elo = llr_normalized(penta, job["elo0"], job["elo1"])
+    bound = math.log((1 - 0.05) / 0.05)
+    return (f"{w + d + l} games +{w} ={d} -{l}, {elo:+.1f} Elo, LLR {llr:.2f} of ±{bound:.2f}, "
+            f"pentanomial {penta}")
+
+
+def progress(job):
+    if finished(job):
+        with open(os.path.join(job["dir"], "result.json")) as f:
+            return "done: " + json.load(f).get("verdict", "?")
+    if job["kind"] == "sprt":
+        return sprt_summary(job)
+    if job["kind"] == "spsa":
+        path = os.path.join(job["dir"], "spsa.json")
+        if not os.path.exists(path):
+            return "not started"
+        with open(path) as f:
+            st = json.load(f)
+        return f"iteration {st['done']} of {st['iterations']}, {st['games']} games"
+    if job["kind"] == "datagen":
+        rows = [line.split("\t") for line in open(os.path.join(ROOT, "nets/games/manifest.tsv"))
+                if line.startswith(f"nets/games/{job['gen']}/")]
+        pos = sum(int(r[5]) for r in rows)
+        return f"{len(rows)} chunks, {pos} positions"
+    return "?"
+
+
+def last_commit(job):
+    return sh("git", "log", "-1", "--format=%h %cr", "--", os.path.relpath(job["dir"], ROOT)).stdout.strip()
+
+
+# ---------------------------------------------------------------- running one job
+
+def start_sprt(job):
+    state = os.path.join(job["dir"], "state.json")
+    new, old = build(job["new"]), build(job["old"])
+    os.makedirs(WORK, exist_ok=True)
+    pgn = os.path.join(WORK, job["name"] + ".pgn")
+    if os.path.exists(state):
+        # Paths in fastchess's state are this machine's: point them at today's builds and book.
+        with open(state) as f:
+            cfg = json.load(f)
+        for eng, path in zip(cfg["engines"], (new, old)):
+            eng["cmd"] = path
+            eng["dir"] = "."
+        cfg["opening"]["file"] = find_book(job["book"])
+        cfg["pgn"]["file"] = pgn
+        resume = os.path.join(WORK, job["name"] + "-resume.json")
+        write_json(resume, cfg)
+        cmd = ["fastchess", "-config", f"file={resume}", f"outname={state}"]
+    else:
+        limit = [f"nodes={job['nodes']}"] if job.get("nodes") else [f"tc={job['tc']}"]
+        cmd = ["fastchess", "-engine", f"cmd={new}", "name=new", "-engine", f"cmd={old}", "name=old",
+               "-each", "proto=uci", *limit, "option.Hash=16", "option.Threads=1",
+               "-rounds", str(job.get("max_games", 20000) // 2), "-games", "2", "-repeat",
+               "-concurrency", "2", "-recover",
+               "-openings", f"file={find_book(job['book'])}", "format=epd", "order=random",
+               "-sprt", f"elo0={job['elo0']}", f"elo1={job['elo1']}", "alpha=0.05", "beta=0.05",
+               "-pgnout", f"file={pgn}", "-autosaveinterval", "10", "-config", f"outname={state}"]
+    return cmd
+
+
+def finish_sprt(job, logpath, offset):
+    """The verdict in this run's part of the log, written to result.json; None when it was interrupted."""
+    text = ""
+    if os.path.exists(logpath):
+        with open(logpath, errors="replace") as f:
+            f.seek(offset)
+            text = f.read()
+    verdict = None
+    if "interrupted" in text:
+        verdict = None
+    elif "H1 was accepted" in text:
+        verdict = "H1 accepted"
+    elif "H0 was accepted" in text:
+        verdict = "H0 accepted"
+    elif "Finished match" in text:
+        verdict = "no verdict (game limit)"
+    if verdict:
+        write_json(os.path.join(job["dir"], "result.json"),
+                   {"verdict": verdict, "summary": sprt_summary(job), "ended": time.strftime("%Y-%m-%d %H:%M")})
+    return verdict
+
+
+def start_spsa(job, cores):
+    engine = build(job["ref"], tune=True)
+    cmd = [sys.executable, os.path.join(ROOT, "scripts", "spsa.py"), "--engine", engine,
+           "--state", os.path.join(job["dir"], "spsa.json"), "--iterations", str(job["iterations"]),
+           "--pairs", str(job.get("pairs", 2)), "--concurrency", str(cores),
+           "--openings", find_book(job["book"]), "--params", ",".join(job["params"])]
+    cmd += ["--nodes", str(job["nodes"])] if job.get("nodes") else ["--tc", job["tc"]]
+    return cmd
+
+
+def start_datagen(job, cores):
+    # datagen_chunks.sh plays with a copy of target/release/corvid (the net is passed as a file).
+    if not os.path.exists(os.path.join(ROOT, "data", "corvid-datagen")):
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    return [os.path.join(ROOT, "scripts", "datagen_chunks.sh"), "--gen", job["gen"],
+            "--first-seed", str(job["first_seed"]), "--nodes", str(job.get("nodes", 2500)),
+            "--threads", str(cores), "--net", job.get("net", "nets/corvid.nnue")]
+
+
+# ---------------------------------------------------------------- the supervisor
+
+def wanted(jobs):
+    """{name: cores} of the jobs that should run now."""
+    todo = [j for j in jobs if not finished(j)]
+    timed = [j for j in todo if j["kind"] == "sprt" and not j.get("nodes")]
+    if timed:
+        return {timed[0]["name"]: 2}
+    picks = []
+    for kind in ("sprt", "spsa", "datagen"):
+        first = next((j for j in todo if j["kind"] == kind), None)
+        if first:
+            picks.append(first["name"])
+    picks = picks[:2]
+    return {n: 2 // len(picks) for n in picks}
+
+
+def stop_proc(proc):
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)  # fastchess saves its state on SIGINT
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def supervise():
+    try:
+        with open("/proc/self/autogroup", "w") as f:
+            f.write("19")
+    except OSError:
+        os.nice(19)
+    with open(PIDFILE, "w") as f:
+        f.write(str(os.getpid()))
+    running = {}  # name -> (Popen, cores, log path)
+    stopping = []
+
+    def on_term(*_):
+        stopping.append(1)
+    signal.signal(signal.SIGTERM, on_term)
+    last = time.time()
+    while not stopping:
+        jobs = {j["name"]: j for j in load_jobs()}
+        want = {} if os.path.exists(PAUSED) else wanted(list(jobs.values()))
+        for name, (proc, cores, logpath, offset) in list(running.items()):
+            if proc.poll() is not None:
+                del running[name]
+                job = jobs.get(name)
+                if job and job["kind"] == "sprt":
+                    verdict = finish_sprt(job, logpath, offset)
+                    log(f"{name} ended: {verdict or 'no verdict, will resume'}")
+                    commit_state(f"{name} {verdict}" if verdict else "state")
+                elif job and job["kind"] == "spsa" and proc.returncode == 0:
+                    write_json(os.path.join(job["dir"], "result.json"),
+                               {"verdict": "all iterations played", "ended": time.strftime("%Y-%m-%d %H:%M")})
+                    commit_state(f"{name} done")
+                elif proc.returncode != 0:
+                    log(f"{name} exited with {proc.returncode}; see {logpath}; retrying in a minute")
+                    time.sleep(60)
+            elif want.get(name) != cores:
+                log(f"stopping {name}")
+                stop_proc(proc)
+                del running[name]
+        for name, cores in want.items():
+            if name in running:
+                continue
+            job = jobs[name]
+            try:
+                cmd = {"sprt": lambda: start_sprt(job), "spsa": lambda: start_spsa(job, cores),
+                       "datagen": lambda: start_datagen(job, cores)}[job["kind"]]()
+            except (subprocess.CalledProcessError, SystemExit) as e:
+                log(f"{name} cannot start: {e}")
+                continue
+            logpath = os.path.join(WORK, name + ".log")
+            offset = os.path.getsize(logpath) if os.path.exists(logpath) else 0
+            log(f"starting {name} on {cores} core(s): {' '.join(cmd)}")
+            running[name] = (subprocess.Popen(cmd, cwd=ROOT, stdout=open(logpath, "a"),
+                                              stderr=subprocess.STDOUT, start_new_session=True),
+                             cores, logpath, offset)
+        if time.time() - last >= COMMIT_EVERY:
+            commit_state()
+            last = time.time()
+        time.sleep(20)
+    for proc, *_ in running.values():
+        stop_proc(proc)
+    commit_state("stopped")
+    os.remove(PIDFILE)
+
+
+def supervisor_pid():
+    try:
+        pid = int(open(PIDFILE).read())
+        os.kill(pid, 0)
+        return pid
+    except (OSError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------- commands
+
+def cmd_resume(_):
+    if supervisor_pid():
+        print(f"supervisor already running (pid {supervisor_pid()})")
+        return
+    os.makedirs(WORK, exist_ok=True)
+    with open(os.path.join(WORK, "supervisor.log"), "a") as out:
+        subprocess.Popen([sys.executable, os.path.abspath(__file__), "_supervise"], cwd=ROOT, stdout=out,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    time.sleep(1)
+    print(f"supervisor started (pid {supervisor_pid()}); log data/jobs/supervisor.log")
+    cmd_status(None)
+
+
+def cmd_status(_):
+    pid = supervisor_pid()
+    state = "running" if pid else "not running"
+    if os.path.exists(PAUSED):
+        state += ", paused"
+    print(f"supervisor: {state}")
+    for job in load_jobs():
+        print(f"{job['name']:<22} {job['kind']:<8} {progress(job)}")
+        print(f"{'':<31} state committed: {last_commit(job) or 'never'}")
+
+
+def cmd_stop(_):
+    pid = supervisor_pid()
+    if not pid:
+        print("supervisor not running")
+        return
+    os.kill(pid, signal.SIGTERM)
+    while supervisor_pid():
+        time.sleep(1)
+    print("stopped; state committed")
+
+
+def cmd_pause(_):
+    os.makedirs(WORK, exist_ok=True)
+    open(PAUSED, "w").close()
+    print("paused: the jobs stop within 20 s (state kept); `scripts/jobs.py unpause` to go on")
+
+
+def cmd_unpause(_):
+    if os.path.exists(PAUSED):
+        os.remove(PAUSED)
+    print("unpaused")
+
+
+def cmd_commit(_):
+    commit_state()
+
+
+def add_job(name, job):
+    path = os.path.join(JOBS, name)
+    if os.path.exists(path):
+        sys.exit(f"job {name} exists")
+    os.makedirs(path)
+    job["created"] = time.strftime("%Y-%m-%d %H:%M")
+    write_json(os.path.join(path, "job.json"), job)
+    commit(f"jobs: add {name} ({job['kind']})", ["jobs"])
+    print(f"added {name}; `scripts/jobs.py resume` runs it")
+
+
+def cmd_add_sprt(a):
+    job = {"kind": "sprt", "new": a.new, "old": a.old, "elo0": a.elo0, "elo1": a.elo1, "book": a.book,
+           "max_games": a.max_games}
+    job.update({"nodes": a.nodes} if a.nodes else {"tc": a.tc})
+    add_job(a.name, job)
+
+
+def cmd_add_spsa(a):
+    job = {"kind": "spsa", "ref": a.ref, "iterations": a.iterations, "pairs": a.pairs, "book": a.book,
+           "params": a.params.split(",")}
+    job.update({"nodes": a.nodes} if a.nodes else {"tc": a.tc})
+    add_job(a.name, job)
+
+
+def cmd_add_datagen(a):
+    add_job(a.name, {"kind": "datagen", "gen": a.gen, "first_seed": a.first_seed, "nodes": a.nodes,
+                     "net": a.net})
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    sub = ap.add_subparsers(dest="command", required=True)
+    for name, fn in (("resume", cmd_resume), ("status", cmd_status), ("stop", cmd_stop),
+                     ("pause", cmd_pause), ("unpause", cmd_unpause), ("commit", cmd_commit)):
+        sub.add_parser(name).set_defaults(fn=fn)
+    sub.add_parser("_supervise").set_defaults(fn=lambda _: supervise())
+    p = sub.add_parser("add-sprt")
+    p.add_argument("name")
+    p.add_argument("--new", required=True)
+    p.add_argument("--old", required=True)
+    p.add_argument("--tc", default="3+0.03")
+    p.add_argument("--nodes", type=int)
+    p.add_argument("--elo0", type=float, default=0)
+    p.add_argument("--elo1", type=float, default=5)
+    p.add_argument("--book", default="UHO_4060_v2.epd")
+    p.add_argument("--max-games", type=int, default=20000)
+    p.set_defaults(fn=cmd_add_sprt)
+    p = sub.add_parser("add-spsa")
+    p.add_argument("name")
+    p.add_argument("--ref", required=True)
+    p.add_argument("--iterations", type=int, default=2500)
+    p.add_argument("--pairs", type=int, default=2)
+    p.add_argument("--params", required=True)
+    p.add_argument("--tc", default="3+0.03")
+    p.add_argument("--nodes", type=int)
+    p.add_argument("--book", default="UHO_4060_v2.epd")
+    p.set_defaults(fn=cmd_add_spsa)
+    p = sub.add_parser("add-datagen")
+    p.add_argument("name")
+    p.add_argument("--gen", required=True)
+    p.add_argument("--first-seed", type=int, required=True)
+    p.add_argument("--nodes", type=int, default=2500)
+    p.add_argument("--net", default="nets/corvid.nnue")
+    p.set_defaults(fn=cmd_add_datagen)
+    a = ap.parse_args()
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()

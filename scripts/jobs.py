@@ -3,26 +3,28 @@
 
 A job is a folder jobs/<name>/ holding job.json (what to run) and its state (fastchess's SPRT state, the SPSA
 state, or for datagen the chunks under nets/games/), all committed. Whatever machine the work goes on, the first
-command is `scripts/jobs.py resume`: a supervisor starts in the background (its own autogroup, nice 19, so
-foreground work comes first), builds the engines each job names from their commits, and carries on every
-unfinished job where its committed state left it. It commits the jobs' state every 15 minutes and when a job
+command is `scripts/jobs.py resume`: a supervisor starts in the background, builds the engines each job names
+from their commits, and carries on every unfinished job where its committed state left it. It commits the jobs' state every 15 minutes and when a job
 ends (`Bench:` line included), so a stop without warning loses at most that much.
 
-Scheduling on two cores: a timed SPRT runs alone (a starved engine loses on time), one at a time in name order;
-otherwise the first unfinished SPSA and datagen share the cores (one each; alone, a job gets both).
+Scheduling on two cores: a timed SPRT runs alone (a starved engine loses on time), one at a time in name order,
+at autogroup nice 0: keep foreground work light while it runs, or `pause` it. Otherwise the first unfinished
+fixed-nodes SPRT, SPSA and datagen (two of them at most) share the cores, each in an autogroup at nice 19, so
+foreground work comes first.
 
   scripts/jobs.py resume                 start the supervisor (does nothing if one runs)
   scripts/jobs.py status                 each job: progress, LLR or iteration, its state's last commit
   scripts/jobs.py pause | unpause        stop the jobs for timed foreground work (benchmarks, matches), then go on
   scripts/jobs.py stop                   stop the supervisor and its jobs, committing their state
   scripts/jobs.py commit                 commit the jobs' state now
-  scripts/jobs.py add-sprt NAME --new REF[:NET] --old REF[:NET] [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
-                                       [--book UHO_4060_v2.epd] [--max-games 20000]
-  scripts/jobs.py add-spsa NAME --ref REF --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
-                                       [--pairs 2] [--book UHO_4060_v2.epd]
+  scripts/jobs.py add-sprt NAME --new ENGINE --old ENGINE [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
+                             [--book UHO_4060_v2.epd] [--max-games 20000]
+  scripts/jobs.py add-spsa NAME --ref ENGINE --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
+                             [--pairs 2] [--book UHO_4060_v2.epd]
   scripts/jobs.py add-datagen NAME --gen gen6 --first-seed 6000 [--nodes 2500] [--net nets/corvid.nnue]
 
-REF is a commit; :NET a network file in the repository (as committed now), embedded with `make EVALFILE=`.
+ENGINE is REF[+PATCH][:NET]: the commit REF, with PATCH (a `git format-patch` file in the repository, such as a
+candidate) applied, and NET (a network file in the repository, as committed now) embedded, as `make EVALFILE=`.
 Books (`--book`) are looked up in $CORVID_BOOKS (default /work/books, then ../shared/tools): the openbench-books
 archives unzipped (fetch github:AndyGrant/openbench-books). Logs and builds live in data/jobs/ (not committed).
 """
@@ -110,6 +112,12 @@ def commit_state(reason="state"):
 
 # ---------------------------------------------------------------- engines from commits
 
+def file_sha(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def find_book(name):
     dirs = [os.environ.get("CORVID_BOOKS", "/work/books"), os.path.join(ROOT, "..", "shared", "tools"), ROOT]
     for d in dirs:
@@ -121,29 +129,32 @@ def find_book(name):
 
 
 def build(spec, tune=False):
-    """The path of a corvid binary built from REF[:NET] (cached in data/jobs/bin)."""
-    ref, _, net = spec.partition(":")
+    """The path of a corvid binary built from REF[+PATCH][:NET] (cached in data/jobs/bin): the commit REF, with
+    PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied, and NET embedded."""
+    spec, _, net = spec.partition(":")
+    ref, _, patch = spec.partition("+")
     sha = sh("git", "rev-parse", "--short=7", ref + "^{commit}").stdout.strip()
     if not sha:
         sys.exit(f"unknown commit {ref}")
     name = f"corvid-{sha}"
+    if patch:
+        name += "-" + file_sha(os.path.join(ROOT, patch))[:8]
     if net:
-        netpath = os.path.join(ROOT, net)
-        with open(netpath, "rb") as f:
-            import hashlib
-            name += "-" + hashlib.sha256(f.read()).hexdigest()[:16]
+        name += "-" + file_sha(os.path.join(ROOT, net))[:16]
     if tune:
         name += "-tune"
     out = os.path.join(WORK, "bin", name)
     if os.path.exists(out):
         return out
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    src = os.path.join(WORK, "src", sha)
+    src = os.path.join(WORK, "src", name)
     if not os.path.exists(os.path.join(src, "Cargo.toml")):
         os.makedirs(src, exist_ok=True)
         archive = subprocess.run(["git", "archive", sha, "--", ".", ":!nets/games"], cwd=ROOT,
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+        if patch:
+            subprocess.run(["git", "apply", os.path.join(ROOT, patch)], cwd=src, check=True)
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"),
                EVALFILE=os.path.join(ROOT, net) if net else "")
     cmd = ["cargo", "rustc", "--release", "--quiet", "--bin", "corvid"]
@@ -374,6 +385,14 @@ def supervise():
             running[name] = (subprocess.Popen(cmd, cwd=ROOT, stdout=open(logpath, "a"),
                                               stderr=subprocess.STDOUT, start_new_session=True),
                              cores, logpath, offset)
+            # The child's setsid gave it an autogroup of its own: SPSA and datagen yield to foreground work;
+            # a timed SPRT keeps nice 0, since a starved engine loses on time.
+            if not (job["kind"] == "sprt" and not job.get("nodes")):
+                try:
+                    with open(f"/proc/{running[name][0].pid}/autogroup", "w") as f:
+                        f.write("19")
+                except OSError:
+                    pass
         if time.time() - last >= COMMIT_EVERY:
             commit_state()
             last = time.time()

@@ -80,9 +80,11 @@ def play(args, plus, minus, seed):
         opts = [f"option.{n}={round(v)}" for n, v in values.items()]
         return ["-engine", f"cmd={args.engine}", f"name={name}"] + opts
 
+    # Fixed nodes make the games indifferent to what else the machine runs (datagen beside the tune).
+    limit = f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [args.fastchess] + engine("plus", plus) + engine("minus", minus) + [
-            "-each", "proto=uci", f"tc={args.tc}", f"option.Hash={args.hash}", "option.Threads=1",
+            "-each", "proto=uci", limit, f"option.Hash={args.hash}", "option.Threads=1",
             "-rounds", str(args.pairs), "-games", "2", "-repeat",
             "-concurrency", str(args.concurrency), "-recover", "-srand", str(seed),
             "-openings", f"file={args.openings}", "format=epd", "order=random",
@@ -113,6 +115,7 @@ def main():
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     ap.add_argument("--tc", default="3+0.03")
+    ap.add_argument("--nodes", type=int, help="nodes per move instead of a time control")
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--openings", default=os.path.join(os.path.dirname(__file__),

@@ -2,8 +2,9 @@
 //!
 //! The search is monomorphised over [`Game`], so it knows nothing about pieces or boards: it asks the game for
 //! legal moves, plays and takes them back, and asks a handful of questions used for pruning and move ordering.
-//! Orthodox chess implements it in `chess::game::ChessGameWith` and Makromachy in `makro::game::MakroGameWith`,
-//! each generic over its evaluator; `variants` names the concrete games the search plays.
+//! Orthodox chess implements it in `ChessGameWith` (`variants/chess/search.rs`) and Makromachy in `MakroGameWith`
+//! (`variants/makro/search.rs`), each generic over its evaluator; `variants` names the concrete games the search
+//! plays.
 
 use std::fmt::Debug;
 

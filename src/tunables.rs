@@ -1,7 +1,7 @@
 //! Tunables: constants that a tuner (SPSA) can set, declared through one macro, [`tunables!`], by every module
 //! that has them (the search in `search/params.rs`; a game's own values for the search parameters it
-//! overrides, such as `makro/params.rs`). This module is at the bottom of the crate and imports nothing from
-//! it, so a board module may declare tunables without reaching up into the search.
+//! overrides, such as `variants/makro/params.rs`). This module is at the bottom of the crate and imports nothing
+//! from it, so a board module may declare tunables without reaching up into the search.
 //!
 //! A tunable is read as a function (`rfp_margin()`). In a normal build the function returns the constant
 //! (inlined: the same code as a `const`); with the cargo feature `tune` it reads a value that the UCI option

@@ -4,7 +4,7 @@
 //! Each tunable is declared once in the [`tunables!`](crate::tunables) list below with its default and the
 //! range a tuner may move it in, and read as a function (`rfp_margin()`): a constant in a normal build, a UCI
 //! option with the cargo feature `tune` (see [`crate::tunables`]). A game's own values for search parameters
-//! it overrides are its tunables (`makro/params.rs`); `engine::tunables` lists them all.
+//! it overrides are its tunables (`variants/makro/params.rs`); `engine::tunables` lists them all.
 
 use crate::tunables::tunables;
 pub use crate::tunables::{Tunable, TuneValue};
@@ -55,7 +55,7 @@ tunables! {
     se_tt_depth_slack: i32 = 3, 1, 6;
     /// A non-PV move this far below the singular beta is extended twice.
     se_double_margin: i32 = 25, 12, 50;
-    /// Late move pruning: quiet moves after `LMP_BASE + depth^2` (halved when not improving) are skipped.
+    /// Late move pruning: quiet moves after `lmp_base() + depth^2` (halved when not improving) are skipped.
     lmp_base: i32 = 3, 1, 6;
     /// Futility pruning of quiet moves: deepest (reduced) depth, base margin and margin per ply.
     futility_max_depth: i32 = 8, 4, 16;

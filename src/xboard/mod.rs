@@ -1,7 +1,8 @@
 //! The xboard protocol (CECP v2): parsing commands and formatting replies. All CECP text Corvid writes is
-//! produced here; the game is a `variants::ChessRecord` (so results, draw claims and the draw-offer rule are the rules
-//! module's), the thinking is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation
-//! decisions are `conduct::Conduct`'s.
+//! produced here; the game is a `rules::Record` of whichever variant runs (`variants::ChessRecord` for chess, kept
+//! in `games::CecpGame`; so results, draw claims and the draw-offer rule are the rules module's), the thinking
+//! is the same `engine::Engine` the UCI loop drives, and Corvid's draw and resignation decisions are
+//! `conduct::Conduct`'s.
 //!
 //! Parsing never panics: a malformed command gets one `Error (…): …` line (an illegal move `Illegal move: …`,
 //! a bad position `tellusererror Illegal position`) and the session carries on with the state it had.

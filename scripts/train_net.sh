@@ -1,175 +1,278 @@
 #!/usr/bin/env bash
-# The NNUE pipeline in one command: datagen -> train -> export -> install (nets/corvid.nnue + build) -> SPRT.
-# Every step prints the command it runs, and each can be skipped, so a run can be resumed at any step:
+# From the committed games to a net: remakes a net that nets/recipes.tsv records, or trains a new one and
+# records it there. A recipe is one line: the net's name and SHA-256, its parent net (the weights training
+# starts from) and that file's SHA-256, the training and validation chunks (files of nets/games/manifest.tsv,
+# whose SHA-256 each chunk must still have), the trainer's flags and which of its files is the net.
 #
-#   scripts/train_net.sh --positions 5000000                      # everything, into nnue-runs/net-DATE/
-#   scripts/train_net.sh --run nnue-runs/a --skip-datagen --data data/a.bin --epochs 30
-#   scripts/train_net.sh --run nnue-runs/a --skip-datagen --skip-train --checkpoint nnue-runs/a/train/epoch12.ckpt
-#   scripts/train_net.sh ... --skip-sprt        # stop after building the NNUE binary
-#   scripts/train_net.sh ... --dry-run          # print the commands only
+#   scripts/train_net.sh NAME [--out DIR] [--dry-run]     remake NAME into nnue-runs/NAME/ and compare SHA-256s
+#   scripts/train_net.sh --new NAME --parent NET --chunks 'GLOB ...' [--val FILE] [--take FILE]
+#                        [--out DIR] [--dry-run] [-- TRAINER FLAGS...]
+#                                                          train a new net and append its recipe
+#   scripts/train_net.sh --list                            the recipes: chunks, games and positions of each
 #
-# Datagen appends to its file and is resumable, so rerunning the same command continues it. Training writes
-# RUN/train/epochN.{ckpt,nnue} and RUN/train/final.nnue; `--train-args "--resume RUN/train/epochN.ckpt"`
-# continues a stopped training. The install step keeps a copy of the tree's current binary as the SPRT
-# baseline (RUN/corvid-old, unless --old is given) and any previous nets/corvid.nnue as RUN/previous.nnue.
+# NET is a file, a git object REV:PATH (e.g. 6366463:nets/corvid.nnue) or `-` (random weights). A parent
+# that is a committed file as HEAD has it is recorded as REV:PATH with the commit that last changed it, so
+# the recipe still finds it once the file changes. Chunks are listed in the recipe exactly, consecutive
+# seeds as ranges (nets/games/gen5/s{5000..5019}.vf), in the order the trainer reads them; a chunk given as
+# validation is left out of training. Trainer flags are words without spaces. The exit status is 1 when a
+# remade net's SHA-256 differs from the recorded one.
 set -euo pipefail
+export LC_ALL=C # globs sort the same everywhere
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
+recipes="nets/recipes.tsv"
+manifest="nets/games/manifest.tsv"
+header=$'name\tsha256\tparent\tparent_sha256\ttrain\tval\ttrainer_flags\tnet_file'
+trainer="target/release/train_nnue"
+
 usage() {
-    cat >&2 <<'EOF'
-usage: scripts/train_net.sh [options]
-  --run DIR            this run's directory (default nnue-runs/net-YYYYmmdd-HHMMSS)
-  --dry-run            print the commands without running them
- datagen:
-  --skip-datagen       use existing data (--data FILE)
-  --data FILE          training data (default RUN/data.bin); datagen appends to it
-  --positions N        positions to generate (default 5000000)
-  --nodes N            nodes per move in datagen (default 5000)
-  --datagen-threads T  (default: all cores)
-  --seed S             datagen and training seed (default 1)
- train:
-  --skip-train         use an existing net (--net FILE, --checkpoint C, or RUN/train/final.nnue)
-  --hidden H           accumulator width (default 256)
-  --epochs E           (default 20)
-  --lambda L           result weight in the target (default 0.0)
-  --lr LR              peak AdamW learning rate (default 0.001)
-  --threads T          training threads (default: all cores)
-  --train-args "..."   more options for `train_nnue train` (e.g. "--val v.bin --batch 32768")
- export / install:
-  --checkpoint C       export this checkpoint (train_nnue export) instead of the final net
-  --net FILE           install this net file
-  --skip-install       do not copy the net to nets/corvid.nnue and rebuild
-  --old BINARY         the SPRT baseline (default: RUN/corvid-old, the tree's build before the install)
- sprt:
-  --skip-sprt          stop before the SPRT
-  --sprt-args "..."    options for scripts/sprt.sh (default "--elo0 0 --elo1 5 --tc 10+0.1")
-EOF
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
+die() {
+    echo "train_net: $*" >&2
+    exit 1
+}
 
-run_dir="nnue-runs/net-$(date -u +%Y%m%d-%H%M%S)"
-dry=0 skip_datagen=0 skip_train=0 skip_install=0 skip_sprt=0
-data="" positions=5000000 nodes=5000 seed=1
-datagen_threads="$(nproc)" threads="$(nproc)"
-hidden=256 epochs=20 lambda=0.0 lr=0.001 train_args=""
-checkpoint="" net="" old="" sprt_args="--elo0 0 --elo1 5 --tc 10+0.1"
+dry=0 new="" name="" parent="" chunks="" val="" take="" out="" list=0
+flags=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --run) run_dir="${2:?}"; shift 2 ;;
         --dry-run) dry=1; shift ;;
-        --skip-datagen) skip_datagen=1; shift ;;
-        --data) data="${2:?}"; shift 2 ;;
-        --positions) positions="${2:?}"; shift 2 ;;
-        --nodes) nodes="${2:?}"; shift 2 ;;
-        --datagen-threads) datagen_threads="${2:?}"; shift 2 ;;
-        --seed) seed="${2:?}"; shift 2 ;;
-        --skip-train) skip_train=1; shift ;;
-        --hidden) hidden="${2:?}"; shift 2 ;;
-        --epochs) epochs="${2:?}"; shift 2 ;;
-        --lambda) lambda="${2:?}"; shift 2 ;;
-        --lr) lr="${2:?}"; shift 2 ;;
-        --threads) threads="${2:?}"; shift 2 ;;
-        --train-args) train_args="${2?}"; shift 2 ;;
-        --checkpoint) checkpoint="${2:?}"; shift 2 ;;
-        --net) net="${2:?}"; shift 2 ;;
-        --skip-install) skip_install=1; shift ;;
-        --old) old="${2:?}"; shift 2 ;;
-        --skip-sprt) skip_sprt=1; shift ;;
-        --sprt-args) sprt_args="${2?}"; shift 2 ;;
+        --new) new="${2:?--new NAME}"; shift 2 ;;
+        --parent) parent="${2:?--parent NET}"; shift 2 ;;
+        --chunks) chunks="${2:?--chunks GLOBS}"; shift 2 ;;
+        --val) val="${2:?--val FILE}"; shift 2 ;;
+        --take) take="${2:?--take FILE}"; shift 2 ;;
+        --out) out="${2:?--out DIR}"; shift 2 ;;
+        --list) list=1; shift ;;
+        --) shift; flags=("$@"); break ;;
         -h|--help) usage ;;
-        *) echo "unknown option: $1" >&2; usage ;;
+        -*) die "unknown option $1 (trainer flags go after --)" ;;
+        *) [ -z "$name" ] || die "one net at a time ($name, $1)"; name="$1"; shift ;;
     esac
 done
-data="${data:-$run_dir/data.bin}"
 
 # Prints a command, then runs it unless this is a dry run.
 run() {
-    echo "+ $(printf "%q " "$@")"
+    echo "+ $(printf '%q ' "$@")"
     [ "$dry" = 1 ] || "$@"
 }
-step() { echo; echo "=== $* ==="; }
 
-run mkdir -p "$run_dir"
-echo "run directory: $run_dir"
+# The recipe line of a net, or nothing.
+recipe_of() { if [ -f "$recipes" ]; then awk -F'\t' -v n="$1" 'NR > 1 && $1 == n' "$recipes"; fi; }
 
-if [ "$skip_datagen" = 0 ] || [ "$skip_install" = 0 ]; then
-    step "build the engine (datagen, and the SPRT baseline)"
-    run cargo build --release --bin corvid
-    if [ "$skip_install" = 0 ] && [ -z "$old" ]; then
-        old="$run_dir/corvid-old"
-        # A rerun keeps the first baseline: the tree may already hold this run's net by now.
-        if [ -f "$old" ]; then
-            echo "keeping the baseline $old from an earlier attempt of this run"
+# A chunk's field from the manifest (2 seed, 5 games, 6 positions, 8 sha256), or nothing.
+manifest_field() { awk -F'\t' -v f="$1" -v k="$2" 'NR > 1 && $1 == f { print $k }' "$manifest"; }
+
+# The files of a chunk list, one a line: words separated by spaces, each a path or a path with one
+# numeric range {A..B}.
+expand() {
+    local w i
+    local -a words
+    read -r -a words <<<"$1"
+    for w in "${words[@]}"; do
+        if [[ $w =~ ^(.*)\{([0-9]+)\.\.([0-9]+)\}(.*)$ ]]; then
+            for ((i = 10#${BASH_REMATCH[2]}; i <= 10#${BASH_REMATCH[3]}; i++)); do
+                echo "${BASH_REMATCH[1]}$i${BASH_REMATCH[4]}"
+            done
         else
-            run cp target/release/corvid "$old"
+            echo "$w"
         fi
+    done
+}
+
+# The chunk list of files, in their order: runs of consecutive seeds (no leading zeros) become ranges.
+compact() {
+    local -a words=()
+    local pre="" suf="" first="" last="" f
+    flush() {
+        [ -n "$first" ] || return 0
+        if [ "$first" = "$last" ]; then words+=("$pre$first$suf"); else words+=("$pre{$first..$last}$suf"); fi
+        first=""
+    }
+    for f in "$@"; do
+        if [[ $f =~ ^(.*[^0-9])(0|[1-9][0-9]*)([^0-9]*)$ ]]; then
+            local p="${BASH_REMATCH[1]}" n="${BASH_REMATCH[2]}" s="${BASH_REMATCH[3]}"
+            if [ -n "$first" ] && [ "$p" = "$pre" ] && [ "$s" = "$suf" ] && [ "$n" = $((last + 1)) ]; then
+                last="$n"
+                continue
+            fi
+            flush
+            pre="$p" suf="$s" first="$n" last="$n"
+        else
+            flush
+            words+=("$f")
+        fi
+    done
+    flush
+    echo "${words[*]}"
+}
+
+# Checks that every chunk is in the manifest with the SHA-256 it records; prints the games and positions.
+check_chunks() {
+    local what="$1" f sha games=0 positions=0
+    shift
+    [ $# -gt 0 ] || die "no $what chunks"
+    for f in "$@"; do
+        sha="$(manifest_field "$f" 8)"
+        [ -n "$sha" ] || die "$f is not in $manifest (only committed, complete chunks are trained on)"
+        [ -f "$f" ] || die "$f is missing"
+        [ "$(sha256sum "$f" | cut -d' ' -f1)" = "$sha" ] || die "$f is not the chunk $manifest records (SHA-256)"
+        games=$((games + $(manifest_field "$f" 5)))
+        positions=$((positions + $(manifest_field "$f" 6)))
+    done
+    echo "$what: $# chunk(s), $games games, $positions positions (SHA-256 as $manifest records)"
+}
+
+# The parent net's bytes on stdout: a file, or a git object REV:PATH.
+parent_bytes() {
+    if [ -f "$parent" ]; then
+        cat "$parent"
+    else
+        git show "$parent"
     fi
+}
+
+if [ "$list" = 1 ]; then
+    [ -f "$recipes" ] || die "no $recipes"
+    tail -n +2 "$recipes" | while IFS=$'\t' read -r n sha p _ train v fl nf; do
+        mapfile -t files < <(expand "$train")
+        games=0 positions=0
+        for f in "${files[@]}"; do
+            g="$(manifest_field "$f" 5)" pos="$(manifest_field "$f" 6)"
+            [ -n "$g" ] || echo "warning: $n: $f is not in $manifest" >&2
+            games=$((games + ${g:-0})) positions=$((positions + ${pos:-0}))
+        done
+        echo "$n ${sha:0:16}: from $p on ${#files[@]} chunks ($train; $games games, $positions positions), validation $v, flags: $fl, net $nf"
+    done
+    exit 0
 fi
-step "build the trainer"
+
+[ -n "$new" ] || [ -n "$name" ] || usage
+if [ -n "$new" ]; then
+    [ -z "$name" ] || die "--new $new and $name: one net at a time"
+    name="$new"
+fi
+[[ $name =~ ^[A-Za-z0-9._-]+$ ]] || die "a net's name is letters, digits, '.', '_' and '-': $name"
+out="${out:-nnue-runs/$name}"
+
+if [ -z "$new" ]; then
+    # Remake a recorded net: everything but the directory comes from its recipe.
+    if [ -n "$parent$chunks$val$take" ] || [ "${#flags[@]}" -gt 0 ]; then
+        die "--parent, --chunks, --val, --take and trainer flags are for --new; $name's are in $recipes"
+    fi
+    line="$(recipe_of "$name")"
+    [ -n "$line" ] || die "no net $name in $recipes (--list shows them)"
+    IFS=$'\t' read -r _ want parent parent_sha train val flag_text take <<<"$line"
+    [ "$flag_text" = "-" ] || read -r -a flags <<<"$flag_text"
+    echo "remaking $name (SHA-256 $want) into $out/"
+else
+    [ -z "$(recipe_of "$name")" ] || die "$recipes already has a net $name"
+    [ -n "$parent" ] && [ -n "$chunks" ] || die "--new needs --parent NET (or -) and --chunks 'GLOB ...'"
+    for f in "${flags[@]}"; do
+        case "$f" in
+            --init|--resume|--out-dir|--val) die "$f is the script's to set" ;;
+        esac
+    done
+    take="${take:-final.nnue}"
+    # Globs, expanded here in the order the shell sorts them; each must name a file.
+    shopt -s nullglob
+    read -r -a patterns <<<"$chunks"
+    train_files=()
+    for p in "${patterns[@]}"; do
+        # shellcheck disable=SC2206 # the pattern is a glob
+        matched=($p)
+        [ "${#matched[@]}" -gt 0 ] || die "--chunks: $p names no file"
+        train_files+=("${matched[@]}")
+    done
+    val_files=()
+    if [ -n "$val" ]; then
+        # shellcheck disable=SC2206
+        val_files=($val)
+    fi
+    shopt -u nullglob
+    [ "${#val_files[@]}" -le 1 ] || die "--val names ${#val_files[@]} files; the trainer takes one"
+    if [ -n "$val" ]; then
+        [ "${#val_files[@]}" = 1 ] || die "--val $val names no file"
+        kept=()
+        for f in "${train_files[@]}"; do [ "$f" = "${val_files[0]}" ] || kept+=("$f"); done
+        train_files=("${kept[@]}")
+    fi
+    [ "${#train_files[@]}" -gt 0 ] || die "--chunks $chunks names no file"
+    train="$(compact "${train_files[@]}")"
+    val="${val_files[0]:--}"
+    parent_sha=""
+    if [ "$parent" != "-" ] && [ -f "$parent" ] && git ls-files --error-unmatch "$parent" >/dev/null 2>&1 &&
+        git diff --quiet HEAD -- "$parent"; then
+        # The commit that last changed it: the file as HEAD has it.
+        parent="$(git log -1 --format=%h -- "$parent"):$parent"
+    elif [ "$parent" != "-" ] && [ -f "$parent" ]; then
+        echo "note: the parent $parent is not a committed file: the recipe needs that file to remake the net" >&2
+    fi
+    want=""
+fi
+
+if [ "$parent" != "-" ] && [ ! -f "$parent" ] && ! { [[ $parent == *:* ]] && git cat-file -e "$parent" 2>/dev/null; }; then
+    die "the parent $parent is neither a file nor a git object REV:PATH"
+fi
+mapfile -t train_files < <(expand "$train")
+check_chunks training "${train_files[@]}"
+val_args=()
+if [ "$val" != "-" ]; then
+    mapfile -t val_files < <(expand "$val")
+    [ "${#val_files[@]}" = 1 ] || die "validation: ${#val_files[@]} files; the trainer takes one"
+    check_chunks validation "${val_files[@]}"
+    val_args=(--val "${val_files[0]}")
+fi
+
+if [ "$dry" = 0 ] && [ -e "$out/$take" ]; then
+    die "$out/$take exists (an earlier run): remove $out or choose another --out"
+fi
+run mkdir -p "$out"
+init_args=()
+if [ "$parent" != "-" ]; then
+    echo "+ parent $parent -> $out/parent.nnue"
+    if [ "$dry" = 1 ]; then
+        got="$(parent_bytes | sha256sum | cut -d' ' -f1)"
+    else
+        parent_bytes >"$out/parent.nnue"
+        got="$(sha256sum "$out/parent.nnue" | cut -d' ' -f1)"
+    fi
+    if [ -n "$parent_sha" ] && [ "$got" != "$parent_sha" ]; then
+        die "the parent $parent has SHA-256 $got, the recipe records $parent_sha"
+    fi
+    parent_sha="$got"
+    echo "parent: $parent, SHA-256 $parent_sha"
+    init_args=(--init "$out/parent.nnue")
+else
+    parent_sha="-"
+fi
 run cargo build --release --bin train_nnue
-
-if [ "$skip_datagen" = 0 ]; then
-    step "datagen: $positions positions at $nodes nodes into $data"
-    run target/release/corvid datagen --out "$data" --positions "$positions" --threads "$datagen_threads" \
-        --nodes "$nodes" --seed "$seed"
-else
-    echo "skipping datagen (data: $data)"
-fi
-
-if [ "$skip_train" = 0 ]; then
-    step "train: H = $hidden, $epochs epochs, lambda $lambda, lr $lr"
-    # shellcheck disable=SC2086 # train_args is a list of options
-    run target/release/train_nnue train "$data" --out-dir "$run_dir/train" --hidden "$hidden" \
-        --epochs "$epochs" --lambda "$lambda" --lr "$lr" --threads "$threads" --seed "$seed" $train_args
-else
-    echo "skipping training"
-fi
-
-step "export"
-if [ -n "$checkpoint" ]; then
-    net="$run_dir/net.nnue"
-    run target/release/train_nnue export --checkpoint "$checkpoint" --out "$net"
-elif [ -z "$net" ]; then
-    net="$run_dir/train/final.nnue"
-    echo "net: $net (the trainer's final export)"
-fi
-if [ "$dry" = 0 ] && [ ! -f "$net" ]; then
-    echo "error: no net file $net" >&2
-    exit 1
-fi
-run target/release/train_nnue eval --net "$net" --fen "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-new="$run_dir/corvid-new"
-if [ "$skip_install" = 0 ]; then
-    step "install: $net -> nets/corvid.nnue, build, binary -> $new"
-    if [ -f nets/corvid.nnue ]; then
-        run cp nets/corvid.nnue "$run_dir/previous.nnue"
+run "$trainer" train "${train_files[@]}" "${val_args[@]}" "${init_args[@]}" "${flags[@]}" --out-dir "$out"
+if [ "$dry" = 1 ]; then
+    if [ -n "$new" ]; then
+        echo "the recipe line it would append to $recipes:"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "<SHA-256 of $out/$take>" "$parent" \
+            "$parent_sha" "$train" "$val" "${flags[*]:--}" "$take"
     fi
-    run mkdir -p nets
-    run cp "$net" nets/corvid.nnue
-    run cargo build --release --bin corvid
-    run cp target/release/corvid "$new"
-    if [ "$dry" = 0 ] && [ -n "$old" ] && cmp -s "$old" "$new"; then
-        echo "error: $new is identical to $old: the build did not embed nets/corvid.nnue" >&2
-        echo "  (the engine's build must watch that file, e.g. cargo:rerun-if-changed=nets/corvid.nnue)" >&2
+    exit 0
+fi
+
+[ -f "$out/$take" ] || die "the trainer wrote no $out/$take"
+got="$(sha256sum "$out/$take" | cut -d' ' -f1)"
+if [ -z "$new" ]; then
+    if [ "$got" = "$want" ]; then
+        echo "$name: $out/$take has SHA-256 $got, the recorded one: remade exactly"
+    else
+        echo "$name: $out/$take has SHA-256 $got, NOT the recorded $want" >&2
         exit 1
     fi
 else
-    echo "skipping install (nets/corvid.nnue untouched)"
-fi
-
-if [ "$skip_sprt" = 0 ]; then
-    if [ -z "$old" ] && [ -f "$run_dir/corvid-old" ]; then
-        old="$run_dir/corvid-old"
-    fi
-    if [ -z "$old" ]; then
-        echo "error: no SPRT baseline: pass --old BINARY (or let the install step keep one)" >&2
-        exit 1
-    fi
-    step "SPRT: $new against $old"
-    # shellcheck disable=SC2086 # sprt_args is a list of options
-    run scripts/sprt.sh "$new" "$old" $sprt_args
-else
-    echo "skipping the SPRT; to run it: scripts/sprt.sh $new ${old:-OLD_BINARY} $sprt_args"
+    [ -f "$recipes" ] || echo "$header" >"$recipes"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$got" "$parent" "$parent_sha" "$train" "$val" \
+        "${flags[*]:--}" "$take" >>"$recipes"
+    echo "$name: $out/$take, SHA-256 $got; its recipe is now in $recipes:"
+    tail -n 1 "$recipes"
 fi

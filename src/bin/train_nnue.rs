@@ -1,8 +1,9 @@
-//! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from bulletformat `ChessBoard` data, on the
-//! CPU, multithreaded, in plain Rust, optionally with 8 output buckets by piece count (`--buckets 8`) and
-//! horizontal mirroring by each side's king file (`--mirror`). The data, the features, the network and the
-//! net file follow `nets/FORMAT.md` (the contract with datagen and the engine); the feature and bucket rules
-//! are the format module's, which the engine uses too.
+//! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from `corvid datagen`'s games or bulletformat
+//! `ChessBoard` records (each file's format recognised by its content), on the CPU, multithreaded, in plain
+//! Rust, optionally with 8 output buckets by piece count (`--buckets 8`) and horizontal mirroring by each
+//! side's king file (`--mirror`). The data, the features, the network and the net file follow
+//! `nets/FORMAT.md` (the contract with datagen and the engine); the feature and bucket rules are the format
+//! module's, which the engine uses too.
 //!
 //! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256]
 //!   [--buckets 1|8] [--mirror] ...`
@@ -50,7 +51,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Train a network on bulletformat ChessBoard files or datagen game files (.vf).
+    /// Train a network on datagen game files (viriformat) or bulletformat ChessBoard files.
     Train(TrainArgs),
     /// Quantise a checkpoint into a net file.
     Export {
@@ -86,8 +87,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct TrainArgs {
-    /// Training data: files of 32-byte bulletformat ChessBoard records, or `corvid datagen` game files
-    /// (`.vf`, viriformat), whose quiet positions are read game by game.
+    /// Training data: `corvid datagen` game files (viriformat), whose quiet positions are read game by game,
+    /// or files of 32-byte bulletformat ChessBoard records. Each file's format is recognised by its content,
+    /// whatever its name; a file of neither format, or one cut off, stops the run before anything is trained.
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// A separate validation file (otherwise --val-fraction of the data is held out).
@@ -241,6 +243,9 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             train::fresh(shape, a.seed)
         }
     };
+    // Every file's format first (a bad validation file too), before the data is read and anything trained.
+    data::check_files(&a.data)?;
+    data::check_files(a.val.as_slice())?;
     let loaded = data::load_files(&a.data)?;
     report_load("training", &a.data, &loaded);
     let mut records = loaded.records;
@@ -302,19 +307,11 @@ fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
 
 fn report_load(what: &str, paths: &[PathBuf], l: &data::Loaded) {
     println!(
-        "{what} data: {} positions from {} file(s){}{}",
+        "{what} data: {} positions from {} file(s){}",
         l.records.len(),
         paths.len(),
         if l.invalid > 0 {
             format!(", {} invalid records skipped", l.invalid)
-        } else {
-            String::new()
-        },
-        if l.partial_bytes > 0 {
-            format!(
-                ", {} bytes of incomplete trailing records ignored",
-                l.partial_bytes
-            )
         } else {
             String::new()
         }

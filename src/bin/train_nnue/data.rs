@@ -1,11 +1,12 @@
 //! Training data: bulletformat `ChessBoard` records (32 bytes, side-to-move relative, see
-//! `nets/FORMAT.md`), read from record files or from datagen's game files (`.vf`), their Chess768 features
-//! and output bucket (by the format's rules, the engine's own), the blended target and the validation split.
+//! `nets/FORMAT.md`), read from record files or from datagen's game files (viriformat; each file's format is
+//! recognised by its content, [`detect`], not by its name), their Chess768 features and output bucket (by
+//! the format's rules, the engine's own), the blended target and the validation split.
 
 use bulletformat::ChessBoard;
 use corvid::rng::{mix, Rng};
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::Read;
 use std::path::Path;
 
 /// Bytes per record: `occ` u64, `pcs` 16 bytes, `score` i16, `result`, `ksq`, `opp_ksq`, `extra` 3 bytes.
@@ -50,54 +51,168 @@ pub fn check_record(r: &ChessBoard) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// Records that [`check_record`] passes and that also look like a chess position as the crate writes one:
+/// at least two pieces, empty piece codes after the last piece, and exactly one king a side, on the squares
+/// `ksq` and `opp_ksq` name (the latter from the opponent's side, rank-flipped). What recognises a file of
+/// records; random bytes fail it almost always.
+pub fn check_record_strictly(r: &ChessBoard) -> Result<(), &'static str> {
+    check_record(r)?;
+    let n = r.occ.count_ones() as usize;
+    if n < 2 {
+        return Err("fewer than 2 pieces");
+    }
+    let code = |i: usize| (r.pcs[i / 2] >> (4 * (i & 1))) & 15;
+    if (n..32).any(|i| code(i) != 0) {
+        return Err("piece codes after the last piece are not zero");
+    }
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut occ = r.occ;
+    for i in 0..n {
+        let sq = occ.trailing_zeros() as u8;
+        occ &= occ - 1;
+        match code(i) {
+            5 => ours.push(sq),
+            13 => theirs.push(sq ^ 56),
+            _ => {}
+        }
+    }
+    if ours != [r.ksq] || theirs != [r.opp_ksq] {
+        return Err("its kings are not one a side on the squares it names");
+    }
+    Ok(())
+}
+
+/// What a training file holds, as its content shows (its name plays no part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// `corvid datagen`'s whole games (viriformat): the quiet positions of every game are read.
+    Games,
+    /// 32-byte bulletformat `ChessBoard` records, one position each.
+    Records,
+}
+
+/// Bytes of a file's start that [`detect`] reads: a datagen game is a few kilobytes at most.
+const DETECT_BYTES: u64 = 1 << 16;
+/// Leading records that must pass [`check_record_strictly`] for a file to be read as records.
+const DETECT_RECORDS: usize = 64;
+
+/// The format of a training file, from its content: games when its first game is well formed (its first
+/// position plausible, every move legal, the terminator present: [`format::parse_game`]), records when its
+/// size is a multiple of 32 bytes and its first records pass [`check_record_strictly`]; otherwise an error
+/// that names the file and says why it is neither.
+///
+/// [`format::parse_game`]: corvid::tools::datagen::format::parse_game
+pub fn detect(path: &Path) -> Result<DataFormat, String> {
+    let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot stat {}: {e}", path.display()))?
+        .len();
+    let mut head = Vec::new();
+    file.take(DETECT_BYTES)
+        .read_to_end(&mut head)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    detect_bytes(&head, len).map_err(|why| {
+        format!(
+            "{} is not training data that train_nnue reads: {why}",
+            path.display()
+        )
+    })
+}
+
+/// [`detect`] on a file's first bytes `head` and its length `len`; the error says why the bytes are neither
+/// format.
+pub fn detect_bytes(head: &[u8], len: u64) -> Result<DataFormat, String> {
+    use corvid::tools::datagen::format::{parse_game, GameError};
+    if len == 0 {
+        return Err("the file is empty".into());
+    }
+    let as_games = match parse_game(head) {
+        Ok(_) => return Ok(DataFormat::Games),
+        Err(GameError::Truncated) if (head.len() as u64) < len => {
+            format!("no game ends in its first {} bytes", head.len())
+        }
+        // Everything up to the end was a game: this is a games file, cut off.
+        Err(GameError::Truncated) => {
+            return Err(format!(
+                "a games file (viriformat) that ends inside its first game ({len} bytes): cut off while \
+                 being written?"
+            ))
+        }
+        Err(GameError::Malformed(why)) => format!("game 1: {why}"),
+    };
+    let as_records = if !len.is_multiple_of(RECORD_BYTES as u64) {
+        format!("{len} bytes is not a whole number of {RECORD_BYTES}-byte records")
+    } else {
+        match head
+            .chunks_exact(RECORD_BYTES)
+            .take(DETECT_RECORDS)
+            .enumerate()
+            .find_map(|(i, b)| {
+                let r = parse_record(b.try_into().expect("a whole record"));
+                check_record_strictly(&r).err().map(|why| (i, why))
+            }) {
+            None => return Ok(DataFormat::Records),
+            Some((i, why)) => format!("record {}: {why}", i + 1),
+        }
+    };
+    Err(format!(
+        "neither corvid datagen's games (viriformat; {as_games}) nor {RECORD_BYTES}-byte bulletformat \
+         ChessBoard records ({as_records})"
+    ))
+}
+
 /// Records loaded from files, with what was dropped.
 pub struct Loaded {
     /// The valid records, in file order.
     pub records: Vec<ChessBoard>,
     /// Records that failed [`check_record`].
     pub invalid: usize,
-    /// Bytes of incomplete trailing records (a datagen run killed mid-write leaves some).
-    pub partial_bytes: usize,
 }
 
-/// Reads every record of every file into memory, in file order.
+/// Checks the format of every file ([`detect`]) before any is read: an error names the first file that is
+/// neither format, so that a run with a bad file stops before it reads or trains anything.
+pub fn check_files<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<DataFormat>, String> {
+    paths.iter().map(|p| detect(p.as_ref())).collect()
+}
+
+/// Reads every record of every file into memory, in file order: the quiet positions of every game of a
+/// games file, every record of a records file. A file of neither format, a games file that is cut off
+/// or malformed anywhere, and a records file whose size is not a whole number of records are errors.
 pub fn load_files<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, String> {
     let mut out = Loaded {
         records: Vec::new(),
         invalid: 0,
-        partial_bytes: 0,
     };
-    for path in paths {
+    for (path, format) in paths.iter().zip(check_files(paths)?) {
         let path = path.as_ref();
-        // Whole games (`corvid datagen`'s viriformat files): their quiet positions, game by game.
-        if path.extension().is_some_and(|e| e == "vf") {
-            for r in corvid::tools::datagen::format::read_records(path)? {
-                if check_record(&r).is_ok() {
-                    out.records.push(r);
-                } else {
-                    out.invalid += 1;
-                }
-            }
-            continue;
-        }
-        let file = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let len = file
-            .metadata()
-            .map_err(|e| format!("cannot stat {}: {e}", path.display()))?
-            .len() as usize;
-        out.records.reserve(len / RECORD_BYTES);
-        out.partial_bytes += len % RECORD_BYTES;
-        let mut reader = BufReader::with_capacity(1 << 22, file);
-        let mut rec = [0u8; RECORD_BYTES];
-        for _ in 0..len / RECORD_BYTES {
-            reader
-                .read_exact(&mut rec)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let board = parse_record(&rec);
-            if check_record(&board).is_ok() {
-                out.records.push(board);
+        let mut keep = |r: ChessBoard| {
+            if check_record(&r).is_ok() {
+                out.records.push(r);
             } else {
                 out.invalid += 1;
+            }
+        };
+        match format {
+            DataFormat::Games => {
+                for r in corvid::tools::datagen::format::read_records(path)? {
+                    keep(r);
+                }
+            }
+            DataFormat::Records => {
+                let bytes = std::fs::read(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                // detect() saw the length; a file that changed since is refused, not half read.
+                if bytes.len() % RECORD_BYTES != 0 {
+                    return Err(format!(
+                        "{}: {} bytes is not a whole number of {RECORD_BYTES}-byte records",
+                        path.display(),
+                        bytes.len()
+                    ));
+                }
+                for b in bytes.chunks_exact(RECORD_BYTES) {
+                    keep(parse_record(b.try_into().expect("a whole record")));
+                }
             }
         }
     }

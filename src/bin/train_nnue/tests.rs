@@ -519,20 +519,37 @@ fn checkpoints_keep_the_shape_and_version_1_still_loads() {
 #[test]
 fn records_round_trip_through_a_file() {
     let records = synthetic(500, 61);
-    let path = std::env::temp_dir().join(format!("train_nnue_records_{}.bin", std::process::id()));
+    let path = std::env::temp_dir().join(format!("train_nnue_records_{}.vf", std::process::id()));
     {
         let mut w = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
         ChessBoard::write_to_bin(&mut w, &records).expect("write");
-        // One corrupt record (a result of 7) and half a record, as a killed writer would leave.
+        // One corrupt record (a result of 7) after the first ones: skipped and counted.
         let mut bad = records[0];
         bad.result = 7;
         ChessBoard::write_to_bin(&mut w, &[bad]).expect("write");
-        std::io::Write::write_all(&mut w, &[1, 2, 3, 4, 5]).expect("write");
     }
+    // Records, though the name says games: the content decides.
+    assert_eq!(data::detect(&path), Ok(data::DataFormat::Records));
     let loaded = data::load_files(&[&path]).expect("load");
-    std::fs::remove_file(&path).ok();
     assert_eq!(loaded.records, records);
-    assert_eq!((loaded.invalid, loaded.partial_bytes), (1, 5));
+    assert_eq!(loaded.invalid, 1);
+    // Half a record more, as a killed writer would leave: the file is refused, not partly read.
+    {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        std::io::Write::write_all(&mut f, &[1, 2, 3, 4, 5]).expect("write");
+    }
+    let err = data::load_files(&[&path])
+        .err()
+        .expect("a cut records file");
+    std::fs::remove_file(&path).ok();
+    assert!(err.contains(&path.display().to_string()), "{err}");
+    assert!(
+        err.contains("not a whole number of 32-byte records"),
+        "{err}"
+    );
     // And the byte decoder agrees with the crate's own view of the struct.
     let bytes = ChessBoard::as_bytes_slice(&records[..1]);
     assert_eq!(
@@ -541,16 +558,138 @@ fn records_round_trip_through_a_file() {
     );
 }
 
+/// The committed sample of datagen games.
+fn sample_games() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/training/sample.vf")
+}
+
+/// A temporary directory for one test, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("train_nnue_{tag}_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+/// A games file named like a records file (`data.bin`) is read as games: the format comes from the
+/// content, not the name.
+#[test]
+fn a_games_file_named_data_bin_is_read_as_games() {
+    let dir = TempDir::new("named_bin");
+    let games = std::fs::read(sample_games()).expect("sample");
+    let path = dir.write("data.bin", &games);
+    assert_eq!(data::detect(&path), Ok(data::DataFormat::Games));
+    let loaded = data::load_files(&[&path]).expect("load");
+    let direct = corvid::tools::datagen::format::read_records(&sample_games()).expect("read");
+    assert_eq!(loaded.records, direct);
+    assert_eq!(loaded.invalid, 0);
+}
+
+/// Bytes that are neither format are refused with a message that names the file and says why, and a
+/// `train` run given one (as training or as validation data) stops before it trains or writes anything.
+#[test]
+fn a_file_of_neither_format_is_refused_with_the_reason() {
+    let dir = TempDir::new("garbage");
+    let mut rng = Rng::new(5);
+    let noise: Vec<u8> = (0..4096).map(|_| rng.below(256) as u8).collect();
+    let text =
+        b"positions,score\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,0\n".repeat(20);
+    let cases = [
+        ("noise.vf", noise.clone()),
+        ("noise.bin", noise[..4064].to_vec()),
+        ("table.csv", text),
+        ("empty.vf", Vec::new()),
+        ("zeros.bin", vec![0; 1024]),
+    ];
+    for (name, bytes) in &cases {
+        let path = dir.write(name, bytes);
+        let err = data::load_files(&[&path]).err().expect(name);
+        assert!(err.contains(&path.display().to_string()), "{name}: {err}");
+        assert!(err.contains("not training data"), "{name}: {err}");
+        if !bytes.is_empty() {
+            assert!(
+                err.contains("neither corvid datagen's games"),
+                "{name}: {err}"
+            );
+        }
+    }
+    let s = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_string();
+    let (good, bad, out) = (
+        s(&sample_games()),
+        s(&dir.0.join("noise.vf")),
+        dir.0.join("run"),
+    );
+    for args in [
+        vec![bad.as_str(), good.as_str()],
+        vec![good.as_str(), "--val", bad.as_str()],
+    ] {
+        let mut line = vec!["t", "train"];
+        line.extend(args);
+        let out_s = s(&out);
+        line.extend(["--hidden", "8", "--epochs", "1", "--out-dir", &out_s]);
+        let cli = <crate::Cli as clap::Parser>::try_parse_from(&line).expect("command line");
+        let err = crate::run(cli).expect_err("a bad file");
+        assert!(err.contains(&bad), "{err}");
+        assert!(!out.exists(), "nothing is written when a file is refused");
+    }
+}
+
+/// A games file cut off inside a game is refused, with where its complete games end; so is one cut inside
+/// its first game, and one with a move that is not legal where it is played. (Refusing is the safe choice:
+/// reading the complete games would train on a file whose SHA-256 is no longer the manifest's, and a cut
+/// is a sign of a writer that is still running or died.)
+#[test]
+fn a_truncated_or_damaged_games_file_is_refused() {
+    let dir = TempDir::new("cut");
+    let games = std::fs::read(sample_games()).expect("sample");
+    let cut = dir.write("cut.vf", &games[..games.len() - 3]);
+    // Recognised as games (its first game is whole), refused when read.
+    assert_eq!(data::detect(&cut), Ok(data::DataFormat::Games));
+    let err = data::load_files(&[&cut]).err().expect("a cut games file");
+    assert!(err.contains(&cut.display().to_string()), "{err}");
+    assert!(err.contains("ends inside game 6"), "{err}");
+    assert!(err.contains("truncate -s"), "{err}");
+    let (_, first_len) =
+        corvid::tools::datagen::format::parse_game(&games).expect("a whole first game");
+    let first = dir.write("first.vf", &games[..first_len - 4]);
+    let err = data::load_files(&[&first])
+        .err()
+        .expect("cut in its first game");
+    assert!(err.contains("ends inside its first game"), "{err}");
+    // The fifth move of the first game replaced by one that goes nowhere (d4-d4).
+    let mut damaged = games.clone();
+    let at = 32 + 4 * 4;
+    let d4 = 27u16;
+    damaged[at..at + 2].copy_from_slice(&(d4 | d4 << 6).to_le_bytes());
+    let path = dir.write("damaged.vf", &damaged);
+    let err = data::load_files(&[&path]).err().expect("an illegal move");
+    assert!(err.contains("move 5"), "{err}");
+}
+
 /// A small sample of `corvid datagen` games (6 games, seed 9, 2,500 nodes, net3) loads as their quiet
 /// positions, the same as the datagen reader gives, and every record is a legal-looking board.
 #[test]
 fn game_files_load_as_their_quiet_positions() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/training/sample.vf");
+    let path = sample_games();
     let loaded = data::load_files(&[&path]).expect("load");
     let direct = corvid::tools::datagen::format::read_records(&path).expect("read");
     assert_eq!(loaded.records, direct);
-    assert_eq!((loaded.invalid, loaded.partial_bytes), (0, 0));
+    assert_eq!(loaded.invalid, 0);
     assert!(loaded.records.len() > 300, "{}", loaded.records.len());
     for r in &loaded.records {
         assert!(r.result <= 2);

@@ -8,7 +8,6 @@
 
 use crate::chess::{Color, Move, MoveKind, Position};
 use bulletformat::ChessBoard;
-use std::io::BufRead;
 use std::path::Path;
 use viriformat::chess::board::{Board, DrawType, GameOutcome, WinType};
 use viriformat::chess::chessmove::{Move as VfMove, MoveFlags};
@@ -115,27 +114,151 @@ fn vf_move(m: Move) -> VfMove {
     }
 }
 
-/// Reads every game of a file, in order.
-pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let mut games = Vec::new();
-    loop {
-        match reader.fill_buf() {
-            Ok([]) => return Ok(games),
-            Ok(_) => {}
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-        }
-        let game = Game::deserialise_from(&mut reader, Vec::new()).map_err(|e| {
-            format!(
-                "{}: game {} is malformed: {e}",
-                path.display(),
-                games.len() + 1
-            )
-        })?;
-        games.push(game);
+/// Bytes of a game's first position (the crate's packed board).
+pub const START_BYTES: usize = 32;
+/// Bytes of one move (the move, then its score) and of the terminator (four zero bytes).
+const MOVE_BYTES: usize = 4;
+
+/// Why the bytes at some offset are not a complete, well-formed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The bytes end before the game's terminator (every move up to there was legal).
+    Truncated,
+    /// The bytes are not a game: why.
+    Malformed(String),
+}
+
+/// Checks a game's packed first position (`occupancy` u64, 32 four-bit piece codes, side to move and e.p.
+/// square, fifty-move counter, move number, score, result, extra): what the crate's unpacking takes for
+/// granted (known piece codes, one king a side, an e.p. square on the rank behind the pawn that just moved,
+/// a result of 0-2) and what every board datagen writes has (2-32 pieces, no pawn on the first or last
+/// rank, an unmoved rook (code 6) only on its own back rank, the piece codes after the last piece zero,
+/// a fifty-move counter of at most 100). Random bytes fail it almost always.
+pub fn check_start(b: &[u8; START_BYTES]) -> Result<(), String> {
+    let occ = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    let n = occ.count_ones() as usize;
+    if !(2..=32).contains(&n) {
+        return Err(format!("{n} pieces on the board"));
     }
+    let code = |i: usize| (b[8 + i / 2] >> (4 * (i & 1))) & 15;
+    if (n..32).any(|i| code(i) != 0) {
+        return Err("piece codes after the last piece are not zero".into());
+    }
+    let mut kings = [0u32; 2];
+    let mut bits = occ;
+    for i in 0..n {
+        let sq = bits.trailing_zeros();
+        bits &= bits - 1;
+        let (piece, black) = (code(i) & 7, usize::from(code(i) >> 3));
+        let rank = sq / 8;
+        match piece {
+            0 if rank == 0 || rank == 7 => return Err(format!("a pawn on square {sq}")),
+            5 => kings[black] += 1,
+            6 if rank != [0, 7][black] => {
+                return Err(format!("an unmoved rook off its back rank (square {sq})"))
+            }
+            7 => return Err(format!("piece code {} on square {sq}", code(i))),
+            _ => {}
+        }
+    }
+    if kings != [1, 1] {
+        return Err(format!("{} white and {} black kings", kings[0], kings[1]));
+    }
+    let (black_to_move, ep) = (b[24] >> 7 == 1, b[24] & 127);
+    if ep != 64 && (ep > 63 || ep / 8 != if black_to_move { 2 } else { 5 }) {
+        return Err(format!(
+            "e.p. square {ep} with {} to move",
+            if black_to_move { "black" } else { "white" }
+        ));
+    }
+    if b[25] > 100 {
+        return Err(format!("fifty-move counter {}", b[25]));
+    }
+    if b[30] > 2 {
+        return Err(format!("result {} (0, 1 or 2)", b[30]));
+    }
+    Ok(())
+}
+
+/// The game at the start of `bytes`, checked and parsed, with its length in bytes: its first position passes
+/// [`check_start`], every move is legal where it is played (the crate's board replays them) and the four
+/// zero bytes that end a game follow the last one. A move that is not legal stops the check at once, so
+/// bytes of another kind are refused within a few moves.
+pub fn parse_game(bytes: &[u8]) -> Result<(Game, usize), GameError> {
+    let start: &[u8; START_BYTES] = bytes
+        .get(..START_BYTES)
+        .and_then(|b| b.try_into().ok())
+        .ok_or(GameError::Truncated)?;
+    check_start(start).map_err(|why| GameError::Malformed(format!("first position: {why}")))?;
+    let parse = |game: &[u8]| {
+        Game::deserialise_from(&mut &game[..], Vec::new())
+            .map_err(|e| GameError::Malformed(e.to_string()))
+    };
+    // The crate unpacks the position of a game without moves: the start and a terminator.
+    let mut empty = [0u8; START_BYTES + MOVE_BYTES];
+    empty[..START_BYTES].copy_from_slice(start);
+    let mut board = parse(&empty)?.initial_position();
+    let mut at = START_BYTES;
+    loop {
+        let word = bytes.get(at..at + MOVE_BYTES).ok_or(GameError::Truncated)?;
+        at += MOVE_BYTES;
+        if word == [0; MOVE_BYTES] {
+            break;
+        }
+        let raw = u16::from_le_bytes([word[0], word[1]]);
+        let legal = VfMove::from_raw(raw).is_some_and(|mv| {
+            mv.is_valid()
+                && mv.from() != mv.to()
+                // The crate's test lets a pawn "promote" short of the last rank.
+                && (!mv.is_promo() || matches!(mv.to().inner() / 8, 0 | 7))
+                && board.is_pseudo_legal(mv)
+                && board.make_move_simple(mv)
+        });
+        if !legal {
+            return Err(GameError::Malformed(format!(
+                "move {} (raw {raw:#06x}) is not legal in its position",
+                (at - START_BYTES) / MOVE_BYTES
+            )));
+        }
+    }
+    Ok((parse(&bytes[..at])?, at))
+}
+
+/// Every game of `bytes` (the contents of `name`), in order; a game that is cut off or malformed is an error
+/// that says where, and no game is returned then.
+pub fn parse_games(bytes: &[u8], name: &str) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match parse_game(&bytes[at..]) {
+            Ok((game, len)) => {
+                games.push(game);
+                at += len;
+            }
+            Err(GameError::Truncated) => {
+                return Err(format!(
+                    "{name}: the file ends inside game {} ({} bytes; its {} complete games end at byte {at}): \
+                     cut off while being written? `truncate -s {at}` keeps the complete games",
+                    games.len() + 1,
+                    bytes.len(),
+                    games.len()
+                ))
+            }
+            Err(GameError::Malformed(why)) => {
+                return Err(format!(
+                    "{name}: game {} (at byte {at}) is malformed: {why}",
+                    games.len() + 1
+                ))
+            }
+        }
+    }
+    Ok(games)
+}
+
+/// Reads every game of a file, in order (see [`parse_games`]).
+pub fn read_games(path: &Path) -> Result<Vec<Game>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_games(&bytes, &path.display().to_string())
 }
 
 /// The trainable positions of a game as bulletformat records (side-to-move relative score and result),
@@ -280,6 +403,62 @@ mod tests {
         assert!(!trainable(false, false, MATE_EVAL));
         assert!(!trainable(true, false, 0));
         assert!(trainable(false, false, -MATE_EVAL + 1));
+    }
+
+    /// A game is checked before the crate reads it: its first position, every move's legality and its end.
+    #[test]
+    fn parse_game_checks_the_start_the_moves_and_the_end() {
+        let pos = Position::startpos();
+        let mut rec = GameRecord::new(&pos).expect("record");
+        let mut after = pos;
+        for mv in ["e2e4", "e7e5"] {
+            let m = after.parse_uci_move(mv).expect("move");
+            rec.push(&after, m, Some(10), 1);
+            after.make_move(m);
+        }
+        let good = rec.finish(Some(Color::White));
+        assert_eq!(good.len(), START_BYTES + 3 * MOVE_BYTES);
+        let (game, len) = parse_game(&good).expect("a good game");
+        assert_eq!((game.len(), len), (2, good.len()));
+        // Trailing bytes belong to the next game.
+        let mut two = good.clone();
+        two.extend_from_slice(&good);
+        assert_eq!(parse_game(&two).map(|(_, n)| n), Ok(good.len()));
+        assert_eq!(parse_games(&two, "two").map(|g| g.len()), Ok(2));
+        let malformed = |at: usize, byte: u8| {
+            let mut b = good.clone();
+            b[at] = byte;
+            match parse_game(&b) {
+                Err(GameError::Malformed(why)) => why,
+                other => panic!("byte {at} = {byte}: {other:?}"),
+            }
+        };
+        assert!(malformed(30, 3).contains("result 3"));
+        // The first piece (a1's rook) as piece code 7; as a pawn on the first rank.
+        assert!(malformed(8, 0x07 | (good[8] & 0xf0)).contains("piece code 7"));
+        assert!(malformed(8, good[8] & 0xf0).contains("pawn"));
+        // The e.p. square d3 with White to move.
+        assert!(malformed(24, 19).contains("e.p."));
+        assert!(malformed(25, 101).contains("fifty-move"));
+        // The second move (Black's e7-e5) made to start from e2, empty after e2-e4.
+        let second = START_BYTES + MOVE_BYTES;
+        let e2 = 12u16;
+        let raw = u16::from_le_bytes([good[second], good[second + 1]]);
+        let mut b = good.clone();
+        b[second..second + 2].copy_from_slice(&((raw & !63) | e2).to_le_bytes());
+        match parse_game(&b) {
+            Err(GameError::Malformed(why)) => assert!(why.contains("move 2"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        for cut in [0, 10, START_BYTES, good.len() - 1] {
+            assert_eq!(parse_game(&good[..cut]).err(), Some(GameError::Truncated));
+        }
+        let err = parse_games(&two[..good.len() + 7], "cut.vf").expect_err("cut");
+        assert!(err.contains("cut.vf: the file ends inside game 2"), "{err}");
+        assert!(
+            err.contains(&format!("truncate -s {}", good.len())),
+            "{err}"
+        );
     }
 
     #[test]

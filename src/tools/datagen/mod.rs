@@ -71,8 +71,9 @@ pub enum Starts {
 /// them as the verb's arguments).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Config {
-    /// Output file (appended; resumed from `<out>.progress` when it exists).
-    #[arg(long, default_value = "data/corvid.bin")]
+    /// Output file: whole games in viriformat, what `train_nnue` reads (appended; resumed from
+    /// `<out>.progress` when it exists).
+    #[arg(long, default_value = "data/games.vf")]
     pub out: PathBuf,
     /// Worker threads, one game each.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]

@@ -501,6 +501,86 @@ mod tests {
         }
     }
 
+    /// Every `corvid …` command line in a code block of README.md or docs/ (run as `corvid` or
+    /// `target/release/corvid`, with `\` continuations, `# comments` and `$ ` prompts) as argument lists.
+    /// Synopsis lines (`[options]`, `<depth>`, `...`, `a|b`) and shell substitutions are not command lines.
+    fn quoted_command_lines() -> Vec<(String, Vec<String>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = vec![root.join("README.md")];
+        let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+            .expect("docs/")
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        docs.sort();
+        files.extend(docs);
+        let mut found = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let (mut in_block, mut pending) = (false, String::new());
+            for line in text.lines() {
+                if line.trim_start().starts_with("```") {
+                    in_block = !in_block;
+                    continue;
+                }
+                if !in_block {
+                    continue;
+                }
+                // The comment column: a `#` or a run of spaces before prose.
+                let code = line.split(" #").next().unwrap();
+                let code = code.trim_start().split("   ").next().unwrap().trim();
+                let code = code.strip_prefix("$ ").unwrap_or(code);
+                if pending.is_empty()
+                    && !(code == "corvid"
+                        || code.starts_with("corvid ")
+                        || code.starts_with("target/release/corvid"))
+                {
+                    continue;
+                }
+                pending.push_str(code.trim_end_matches('\\'));
+                pending.push(' ');
+                if code.ends_with('\\') {
+                    continue;
+                }
+                let command = std::mem::take(&mut pending);
+                // Markers count outside quotes only: `--eval '<default>'` is a real value.
+                let unquoted: String = command.split(['\'', '"']).step_by(2).collect();
+                if ["[", "<", "...", "…", "|", "$"]
+                    .iter()
+                    .any(|m| unquoted.contains(m))
+                {
+                    continue;
+                }
+                let words = shlex::split(&command).expect("quoting");
+                found.push((format!("{}: {}", file.display(), command.trim()), words));
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_command_line_in_the_docs_parses() {
+        let lines = quoted_command_lines();
+        // README and docs quote a dozen; fewer means the extraction broke, not that all is well.
+        assert!(
+            lines.len() >= 10,
+            "only {} command lines found",
+            lines.len()
+        );
+        for (whence, words) in &lines {
+            let args = std::iter::once("corvid".to_string()).chain(words[1..].iter().cloned());
+            if let Err(e) = parse(args.map(OsString::from)) {
+                use clap::error::ErrorKind::{DisplayHelp, DisplayVersion};
+                assert!(
+                    matches!(e.kind(), DisplayHelp | DisplayVersion),
+                    "{whence}\n{e}"
+                );
+            }
+        }
+        // And the check can fail: a match with one engine is refused.
+        assert!(cli("match --engine-a x --tc 1+0.01").is_err());
+    }
+
     #[test]
     fn play_options() {
         let c =

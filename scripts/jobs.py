@@ -203,9 +203,16 @@ def sprt_summary(job):
     penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
     penta = [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
     llr, elo = llr_normalized(penta, job["elo0"], job["elo1"])
+    llr_text = f"LLR ≈ {llr:.2f}"
+    # fastchess's own (exact) figure where this machine has its log; the approximation runs ~0.2 high.
+    logpath = os.path.join(WORK, job["name"] + ".log")
+    if os.path.exists(logpath):
+        with open(logpath, errors="replace") as f:
+            exact = [line.split()[1] for line in f if line.startswith("LLR: ")]
+        if exact:
+            llr_text = f"LLR {exact[-1]}"
     bound = math.log((1 - 0.05) / 0.05)
-    return (f"{w + d + l} games +{w} ={d} -{l}, {elo:+.1f} Elo, LLR {llr:.2f} of ±{bound:.2f}, "
-            f"pentanomial {penta}")
+    return f"{w + d + l} games +{w} ={d} -{l}, {elo:+.1f} Elo, {llr_text} of ±{bound:.2f}, pentanomial {penta}"
 
 
 def progress(job):

@@ -8,8 +8,8 @@ from their commits, and carries on every unfinished job where its committed stat
 ends (`Bench:` line included), so a stop without warning loses at most that much.
 
 Scheduling on two cores: a timed SPRT runs alone (a starved engine loses on time), one at a time in name order,
-at autogroup nice 0: keep foreground work light while it runs, or `pause` it. Otherwise the first unfinished
-fixed-nodes SPRT, SPSA and datagen (two of them at most) share the cores, each in an autogroup at nice 19, so
+at autogroup nice 0: keep foreground work light while it runs, or `pause` it. Otherwise the first unfinished datagen
+and the first fixed-nodes SPRT (else the first SPSA) share the cores, each in an autogroup at nice 19, so
 foreground work comes first.
 
   scripts/jobs.py resume                 start the supervisor (does nothing if one runs)
@@ -320,12 +320,13 @@ def wanted(jobs):
     timed = [j for j in todo if j["kind"] == "sprt" and not j.get("nodes")]
     if timed:
         return {timed[0]["name"]: 2}
+    # Datagen always has a core (the data is what the next net needs); the other goes to the first
+    # fixed-nodes SPRT, else the first SPSA.
     picks = []
-    for kind in ("sprt", "spsa", "datagen"):
-        first = next((j for j in todo if j["kind"] == kind), None)
+    for kinds in (("datagen",), ("sprt", "spsa")):
+        first = next((j for k in kinds for j in todo if j["kind"] == k), None)
         if first:
             picks.append(first["name"])
-    picks = picks[:2]
     return {n: 2 // len(picks) for n in picks}
 
 

@@ -22,6 +22,7 @@ foreground work comes first.
   scripts/jobs.py add-spsa NAME --ref ENGINE --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
                              [--pairs 2] [--book UHO_4060_v2.epd]
   scripts/jobs.py add-datagen NAME --gen gen6 --first-seed 6000 [--nodes 2500] [--net nets/corvid.nnue]
+                             [--games 500]
 
 ENGINE is REF[+PATCH][:NET]: the commit REF, with PATCH (a `git format-patch` file in the repository, such as a
 candidate) applied, and NET (a network file in the repository, as committed now) embedded, as `make EVALFILE=`.
@@ -309,7 +310,8 @@ def start_datagen(job, cores):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     return [os.path.join(ROOT, "scripts", "datagen_chunks.sh"), "--gen", job["gen"],
             "--first-seed", str(job["first_seed"]), "--nodes", str(job.get("nodes", 2500)),
-            "--threads", str(cores), "--net", job.get("net", "nets/corvid.nnue")]
+            "--threads", str(cores), "--net", job.get("net", "nets/corvid.nnue"),
+            "--games", str(job.get("games", 1000))]
 
 
 # ---------------------------------------------------------------- the supervisor
@@ -500,7 +502,7 @@ def cmd_add_spsa(a):
 
 def cmd_add_datagen(a):
     add_job(a.name, {"kind": "datagen", "gen": a.gen, "first_seed": a.first_seed, "nodes": a.nodes,
-                     "net": a.net})
+                     "net": a.net, "games": a.games})
 
 
 def main():
@@ -538,6 +540,8 @@ def main():
     p.add_argument("--first-seed", type=int, required=True)
     p.add_argument("--nodes", type=int, default=2500)
     p.add_argument("--net", default="nets/corvid.nnue")
+    # 500 games take about 12 minutes on one core: a stop loses less than the 20 minutes allowed.
+    p.add_argument("--games", type=int, default=500, help="games per committed chunk")
     p.set_defaults(fn=cmd_add_datagen)
     a = ap.parse_args()
     a.fn(a)

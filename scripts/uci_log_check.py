@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""uci_log_check.py - checks logged UCI sessions of an engine (written by the wrapper scripts/soak.sh puts in
+"""uci_log_check.py - checks logged UCI sessions of an engine (written by the wrapper `scripts/match.sh soak` puts in
 front of Corvid): for every process, each `go` got exactly one `bestmove`, and the last `info ... pv` of line 1
 before each `bestmove` starts with the best move and, when a ponder move is given, continues with it.
 

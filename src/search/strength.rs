@@ -2,7 +2,7 @@
 //! way a person of that rating does.
 //!
 //! Two things make it weaker, both measured against Stockfish 15.1's own `UCI_Elo` (whose scale is calibrated
-//! against CCRL 40/4; see `scripts/calibrate_elo.sh` and the table in docs/usage.md):
+//! against CCRL 40/4; see `scripts/match.sh calibrate` and the table in docs/usage.md):
 //! - **It sees less.** Each move gets a node budget that grows exponentially with the rating, so a weak player
 //!   searches a few plies and misses deeper tactics, as people do.
 //! - **It sometimes prefers a slightly worse move.** Among the best few root moves (searched as MultiPV lines)

@@ -12,7 +12,7 @@ the games played) is rewritten after every iteration, so a run stopped at any po
 with the file committed) goes on where it was with the same command.
 
   cargo build --release --features tune --target-dir target-tune
-  scripts/spsa.py --engine target-tune/release/corvid --state tune/spsa.json --iterations 2000 \\
+  scripts/spsa.py --engine target-tune/release/corvid --state jobs/NAME/spsa.json --iterations 2000 \\
       --tc 3+0.03 --openings ../shared/tools/openings.epd [--params lmr_base,rfp_margin]
 
 `--print` shows theta, rounded, as `name = value` lines (and the change from each default).

@@ -39,6 +39,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spsa import save as write_json  # noqa: E402  (the atomic JSON writer the SPSA state uses)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 JOBS = os.path.join(ROOT, "jobs")
 WORK = os.path.join(ROOT, "data", "jobs")
@@ -70,14 +73,6 @@ def load_jobs():
 
 def finished(job):
     return os.path.exists(os.path.join(job["dir"], "result.json"))
-
-
-def write_json(path, obj):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.replace(tmp, path)
 
 
 def bench_line():

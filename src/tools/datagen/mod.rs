@@ -22,6 +22,7 @@
 //! file is the same as one written without a stop.
 
 pub mod format;
+pub mod import;
 
 use crate::chess::{Color, Move, PieceType, Position, Square};
 use crate::eval::nnue::{Network, NnueEval};
@@ -68,9 +69,14 @@ pub enum Starts {
 }
 
 /// `corvid datagen`'s options: the settings of a run and, as they stand, its command line (`cli.rs` embeds
-/// them as the verb's arguments).
+/// them as the verb's arguments). `corvid datagen import ...` is declared here too, so `cli.rs` needs no
+/// verb of its own for it.
 #[derive(Clone, Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Config {
+    /// `import`: OpenBench DATAGEN PGNs into a games file, instead of playing games.
+    #[command(subcommand)]
+    pub command: Option<import::Command>,
     /// Output file: whole games in viriformat, what `train_nnue` reads (appended; resumed from
     /// `<out>.progress` when it exists).
     #[arg(long, default_value = "data/games.vf")]
@@ -198,6 +204,9 @@ impl Progress {
 
 /// `corvid datagen`: runs with a progress bar on stderr; status 1 on an error.
 pub fn main(config: &Config) -> ExitCode {
+    if let Some(import::Command::Import(args)) = &config.command {
+        return import::main(args);
+    }
     let stop = AtomicBool::new(false);
     // The bar counts toward the target: positions when one is set, else games, else an open-ended count.
     let bar = match (config.positions, config.games) {

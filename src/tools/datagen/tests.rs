@@ -4,6 +4,7 @@ use super::*;
 
 fn config(out: &Path, games: u64, threads: u64) -> Config {
     Config {
+        command: None,
         out: out.to_path_buf(),
         threads,
         positions: None,

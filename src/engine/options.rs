@@ -31,6 +31,29 @@ pub enum OptionKind {
     File { default: &'static str },
 }
 
+impl OptionKind {
+    /// A spin's default (0 for another kind: a slip that the defaults test catches).
+    const fn spin_default(self) -> i64 {
+        match self {
+            OptionKind::Spin { default, .. } => default,
+            _ => 0,
+        }
+    }
+
+    /// A check's default (false for another kind).
+    const fn check_default(self) -> bool {
+        matches!(self, OptionKind::Check { default: true })
+    }
+
+    /// A string's or file's default text (empty for another kind).
+    const fn text_default(self) -> &'static str {
+        match self {
+            OptionKind::String { default } | OptionKind::File { default } => default,
+            _ => "",
+        }
+    }
+}
+
 /// What applies a checked value (of the option's kind) to the engine.
 type Apply = fn(&mut Engine, OptionValue) -> Result<(), OptionError>;
 
@@ -92,6 +115,9 @@ pub const HASH_DEFAULT_MB: i64 = 16;
 pub const ELO_MIN: i64 = crate::search::strength::ELO_MIN as i64;
 pub const ELO_MAX: i64 = crate::search::strength::ELO_MAX as i64;
 
+/// The game a new engine plays (`UCI_Variant`'s default).
+const DEFAULT_VARIANT: GameKind = GameKind::Chess;
+
 /// `UCI_Variant`'s words: every game's name, in [`GameKind::ALL`]'s order.
 const VARIANT_NAMES: [&str; GameKind::ALL.len()] = {
     let mut names = [""; GameKind::ALL.len()];
@@ -103,101 +129,119 @@ const VARIANT_NAMES: [&str; GameKind::ALL.len()] = {
     names
 };
 
+// The options whose value the session keeps, one item each so that [`EngineOptions::default`] reads its
+// default from the declaration rather than writing it again.
+const HASH: OptionSpec = option(
+    "Hash",
+    spin(HASH_DEFAULT_MB, HASH_MIN_MB, HASH_MAX_MB),
+    set_hash,
+)
+.idle_only();
+const THREADS: OptionSpec = option("Threads", spin(1, 1, 512), |e, v| {
+    e.options.threads = v.spin() as usize;
+    Ok(())
+});
+const MULTI_PV: OptionSpec = option("MultiPV", spin(1, 1, 256), |e, v| {
+    e.options.multipv = v.spin() as usize;
+    Ok(())
+});
+const PONDER: OptionSpec = option("Ponder", check(false), |e, v| {
+    e.options.ponder = v.check();
+    Ok(())
+});
+const MOVE_OVERHEAD: OptionSpec = option("Move Overhead", spin(10, 0, 5000), |e, v| {
+    e.options.move_overhead_ms = v.spin() as u64;
+    Ok(())
+})
+.cecp("MoveOverhead");
+const CHESS960: OptionSpec = option("UCI_Chess960", check(false), |e, v| {
+    let on = v.check();
+    e.options.chess960 = on;
+    // Re-notate the current game: its moves stay the same, their castling text changes.
+    by_game!(&mut e.session, s, V => s.set_chess960(on));
+    Ok(())
+});
+const SHOW_WDL: OptionSpec = option("UCI_ShowWDL", check(false), |e, v| {
+    e.options.show_wdl = v.check();
+    Ok(())
+});
+const VARIANT: OptionSpec = option(
+    "UCI_Variant",
+    OptionKind::Combo {
+        default: DEFAULT_VARIANT.name(),
+        vars: &VARIANT_NAMES,
+    },
+    set_variant,
+);
+const EVAL_FILE: OptionSpec = option(
+    "EvalFile",
+    OptionKind::File {
+        default: crate::eval::nnue::EVAL_FILE_DEFAULT,
+    },
+    set_eval_file,
+)
+.cecp("EvalFile");
+const LIMIT_STRENGTH: OptionSpec = option("UCI_LimitStrength", check(false), |e, v| {
+    e.options.limit_strength = v.check();
+    e.install_network();
+    Ok(())
+})
+.cecp("UCI_LimitStrength");
+const ELO: OptionSpec = option("UCI_Elo", spin(ELO_MAX, ELO_MIN, ELO_MAX), |e, v| {
+    e.options.elo = v.spin() as u32;
+    e.install_network();
+    Ok(())
+})
+.cecp("UCI_Elo");
+const SYZYGY_PROBE_DEPTH: OptionSpec = option("SyzygyProbeDepth", spin(1, 1, 100), |e, v| {
+    e.options.syzygy_probe_depth = v.spin() as u32;
+    Ok(())
+});
+const SYZYGY_PROBE_LIMIT: OptionSpec = option(
+    "SyzygyProbeLimit",
+    spin(
+        crate::tb::MAX_PIECES as i64,
+        0,
+        crate::tb::MAX_PIECES as i64,
+    ),
+    |e, v| {
+        e.options.syzygy_probe_limit = v.spin() as u32;
+        Ok(())
+    },
+);
+const SYZYGY_50_MOVE_RULE: OptionSpec = option("Syzygy50MoveRule", check(true), |e, v| {
+    e.options.syzygy_50_move_rule = v.check();
+    Ok(())
+});
+
 /// Every option the engine has, in the order `uci` lists them.
 pub const OPTIONS: &[OptionSpec] = &[
-    option(
-        "Hash",
-        spin(HASH_DEFAULT_MB, HASH_MIN_MB, HASH_MAX_MB),
-        set_hash,
-    )
-    .idle_only(),
-    option("Threads", spin(1, 1, 512), |e, v| {
-        e.options.threads = v.spin() as usize;
-        Ok(())
-    }),
-    option("MultiPV", spin(1, 1, 256), |e, v| {
-        e.options.multipv = v.spin() as usize;
-        Ok(())
-    }),
-    option("Ponder", check(false), |e, v| {
-        e.options.ponder = v.check();
-        Ok(())
-    }),
-    option("Move Overhead", spin(10, 0, 5000), |e, v| {
-        e.options.move_overhead_ms = v.spin() as u64;
-        Ok(())
-    })
-    .cecp("MoveOverhead"),
+    HASH,
+    THREADS,
+    MULTI_PV,
+    PONDER,
+    MOVE_OVERHEAD,
     option("Clear Hash", OptionKind::Button, |e, _| {
         e.tt.clear();
         Ok(())
     })
     .idle_only()
     .cecp("ClearHash"),
-    option("UCI_Chess960", check(false), |e, v| {
-        let on = v.check();
-        e.options.chess960 = on;
-        // Re-notate the current game: its moves stay the same, their castling text changes.
-        by_game!(&mut e.session, s, V => s.set_chess960(on));
-        Ok(())
-    }),
-    option("UCI_ShowWDL", check(false), |e, v| {
-        e.options.show_wdl = v.check();
-        Ok(())
-    }),
-    option(
-        "UCI_Variant",
-        OptionKind::Combo {
-            default: GameKind::Chess.name(),
-            vars: &VARIANT_NAMES,
-        },
-        set_variant,
-    ),
-    option(
-        "EvalFile",
-        OptionKind::File {
-            default: crate::eval::nnue::EVAL_FILE_DEFAULT,
-        },
-        set_eval_file,
-    )
-    .cecp("EvalFile"),
-    option("UCI_LimitStrength", check(false), |e, v| {
-        e.options.limit_strength = v.check();
-        e.install_network();
-        Ok(())
-    })
-    .cecp("UCI_LimitStrength"),
-    option("UCI_Elo", spin(ELO_MAX, ELO_MIN, ELO_MAX), |e, v| {
-        e.options.elo = v.spin() as u32;
-        e.install_network();
-        Ok(())
-    })
-    .cecp("UCI_Elo"),
+    CHESS960,
+    SHOW_WDL,
+    VARIANT,
+    EVAL_FILE,
+    LIMIT_STRENGTH,
+    ELO,
+    // The tables are the process's, not the session's: nothing in `EngineOptions` holds the path.
     option(
         "SyzygyPath",
         OptionKind::String { default: "<empty>" },
         set_syzygy_path,
     ),
-    option("SyzygyProbeDepth", spin(1, 1, 100), |e, v| {
-        e.options.syzygy_probe_depth = v.spin() as u32;
-        Ok(())
-    }),
-    option(
-        "SyzygyProbeLimit",
-        spin(
-            crate::tb::MAX_PIECES as i64,
-            0,
-            crate::tb::MAX_PIECES as i64,
-        ),
-        |e, v| {
-            e.options.syzygy_probe_limit = v.spin() as u32;
-            Ok(())
-        },
-    ),
-    option("Syzygy50MoveRule", check(true), |e, v| {
-        e.options.syzygy_50_move_rule = v.check();
-        Ok(())
-    }),
+    SYZYGY_PROBE_DEPTH,
+    SYZYGY_PROBE_LIMIT,
+    SYZYGY_50_MOVE_RULE,
 ];
 
 /// `Hash`: a new table size, when the system grants it (the old table is kept otherwise).
@@ -523,22 +567,23 @@ pub struct EngineOptions {
 }
 
 impl Default for EngineOptions {
+    /// Every option at the default its declaration above gives it.
     fn default() -> Self {
         EngineOptions {
-            hash_mb: HASH_DEFAULT_MB as usize,
-            threads: 1,
-            multipv: 1,
-            ponder: false,
-            move_overhead_ms: 10,
-            chess960: false,
-            show_wdl: false,
-            variant: GameKind::Chess,
-            limit_strength: false,
-            elo: ELO_MAX as u32,
-            eval_file: crate::eval::nnue::EVAL_FILE_DEFAULT.to_string(),
-            syzygy_probe_depth: 1,
-            syzygy_probe_limit: crate::tb::MAX_PIECES,
-            syzygy_50_move_rule: true,
+            hash_mb: HASH.kind.spin_default() as usize,
+            threads: THREADS.kind.spin_default() as usize,
+            multipv: MULTI_PV.kind.spin_default() as usize,
+            ponder: PONDER.kind.check_default(),
+            move_overhead_ms: MOVE_OVERHEAD.kind.spin_default() as u64,
+            chess960: CHESS960.kind.check_default(),
+            show_wdl: SHOW_WDL.kind.check_default(),
+            variant: DEFAULT_VARIANT,
+            limit_strength: LIMIT_STRENGTH.kind.check_default(),
+            elo: ELO.kind.spin_default() as u32,
+            eval_file: EVAL_FILE.kind.text_default().to_string(),
+            syzygy_probe_depth: SYZYGY_PROBE_DEPTH.kind.spin_default() as u32,
+            syzygy_probe_limit: SYZYGY_PROBE_LIMIT.kind.spin_default() as u32,
+            syzygy_50_move_rule: SYZYGY_50_MOVE_RULE.kind.check_default(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! A small seeded generator (SplitMix64) for everything that must be reproducible from a seed alone:
-//! datagen's and genfens' openings, the NNUE trainer's initialisation, validation split and shuffles.
+//! the tools' random openings, the NNUE trainer's initialisation, validation split and shuffles.
 
 /// SplitMix64: passes BigCrush, one add and three xor-multiply steps per output.
 #[derive(Clone, Debug)]
@@ -33,8 +33,8 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as usize
     }
 
-    /// A number in 0..n (0 when n is 0) by remainder: datagen's and genfens' openings use it, so that their
-    /// output for a seed stays what it has always been.
+    /// A number in 0..n (0 when n is 0) by remainder: the tools' random openings use it, so that datagen's
+    /// and genfens' output for a seed stays what it has always been.
     pub fn below_mod(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
     }

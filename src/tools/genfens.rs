@@ -7,13 +7,13 @@
 //! side to move has a legal move, and a short search scores it within ±[`MAX_SCORE`] cp (balanced); the same
 //! seed gives the same openings.
 
-use super::datagen::{random_line, random_opening, Starts};
+use super::datagen::{chess_opening, Starts};
+use super::openings::random_line;
 use crate::chess::Position;
 use crate::eval::nnue::{Network, NnueEval};
 use crate::rng::Rng;
-use crate::rules::automatic_ending;
 use crate::search::{Score, Searcher, TranspositionTable};
-use crate::variants::ChessGame;
+use crate::variants::{Chess, ChessGame};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -138,13 +138,16 @@ pub fn run_with_network(
         let mut chosen = None;
         for _ in 0..ATTEMPTS {
             let line = match &book {
-                Some(b) => random_line(b[rng.below_mod(b.len())], BOOK_PLIES, &mut rng),
-                None => random_opening(starts, RANDOM_PLIES, &mut rng),
+                Some(b) => {
+                    let start = b[rng.below_mod(b.len())];
+                    random_line::<Chess>(start, BOOK_PLIES as usize, &mut rng)
+                }
+                None => chess_opening(starts, RANDOM_PLIES, &mut rng),
             };
-            let Some(&last) = line.last() else { continue };
-            if automatic_ending(&last, &line[..line.len() - 1]).is_some() {
+            if line.ended {
                 continue;
             }
+            let last = *line.last();
             let balanced = balanced(&last, &net, &mut searcher, &tt);
             chosen = Some(last);
             if balanced {

@@ -5,6 +5,7 @@ use super::forfeit::Forfeit;
 use super::process::*;
 use crate::game::Variant as _;
 use crate::rng::Rng;
+use crate::tools::openings::random_opening;
 use crate::types::Color;
 use crate::variants::{AnyGame, PerGame, Registered};
 use crate::{by_game, for_game};
@@ -38,17 +39,6 @@ impl AnyRecord {
 
     pub(super) fn side_to_move(&self) -> Color {
         by_game!(&*self.0, r, V => r.side_to_move())
-    }
-
-    /// The legal moves as text.
-    pub(super) fn legal_texts(&self) -> Vec<String> {
-        by_game!(&*self.0, r, V => {
-            let pos = r.position();
-            V::legal_moves(pos)
-                .into_iter()
-                .map(|m| V::move_text(pos, m))
-                .collect()
-        })
     }
 
     /// Plays a move given as protocol text; its canonical text, or why it is not a legal move.
@@ -410,7 +400,8 @@ pub(super) fn reported(ms: Option<u64>) -> String {
     ms.map_or(String::new(), |t| format!(" (engine reported time {t} ms)"))
 }
 
-/// `pairs` openings of `plies` random legal plies each, none of them a finished game.
+/// `pairs` openings of `plies` random legal plies each from the start position, none of them a finished
+/// game, as move text.
 pub fn random_openings(
     variant: GameKind,
     plies: usize,
@@ -418,33 +409,13 @@ pub fn random_openings(
     seed: u64,
 ) -> Vec<Vec<String>> {
     let mut rng = Rng::new(seed);
-    (0..pairs)
-        .map(|_| {
-            // A random line that ends the game is thrown away; after many tries, a shorter one is kept.
-            let mut best = Vec::new();
-            for _ in 0..100 {
-                let mut game = AnyRecord::new(variant);
-                let mut line = Vec::new();
-                while line.len() < plies && game.outcome().is_none() {
-                    let moves = game.legal_texts();
-                    let pick = moves[rng.below(moves.len())].clone();
-                    match game.play_text(&pick) {
-                        Ok(t) => line.push(t),
-                        Err(_) => break,
-                    }
-                }
-                if game.outcome().is_some() {
-                    line.pop();
-                }
-                let done = line.len() == plies;
-                if line.len() > best.len() || best.is_empty() {
-                    best = line;
-                }
-                if done {
-                    break;
-                }
-            }
-            best
-        })
-        .collect()
+    for_game!(variant, V => {
+        let mut openings = Vec::with_capacity(pairs);
+        for _ in 0..pairs {
+            let line = random_opening::<V>(|_| V::start_position(false), plies, &mut rng);
+            let played = line.positions.iter().zip(&line.moves);
+            openings.push(played.map(|(pos, &m)| V::move_text(pos, m)).collect());
+        }
+        openings
+    })
 }

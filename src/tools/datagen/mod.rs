@@ -29,7 +29,8 @@ use crate::eval::nnue::{Network, NnueEval};
 use crate::rng::Rng;
 use crate::rules::{automatic_ending, Outcome};
 use crate::search::{Control, Event, Limits, Score, SearchOptions, Searcher, TranspositionTable};
-use crate::variants::ChessGame;
+use crate::tools::openings::{random_opening, RandomLine};
+use crate::variants::{Chess, ChessGame};
 use bulletformat::ChessBoard;
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
@@ -564,36 +565,10 @@ fn start_position(starts: Starts, rng: &mut Rng) -> Position {
     Position::from_fen(&fen, true).unwrap_or_else(|_| Position::startpos())
 }
 
-/// `plies` random legal plies from `start` (fewer where the game ends), the positions with `start` first.
-pub fn random_line(start: Position, plies: u32, rng: &mut Rng) -> Vec<Position> {
-    let mut line = vec![start];
-    for _ in 0..plies {
-        let pos = line[line.len() - 1];
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mut next = pos;
-        next.make_move(moves.as_slice()[rng.below_mod(moves.len())]);
-        line.push(next);
-    }
-    line
-}
-
-/// `plies` random legal plies from a start of kind `starts`, none of them ending the game (after 100 tries a
-/// line is kept however it ends). Returns the positions, the start first.
-pub fn random_opening(starts: Starts, plies: u32, rng: &mut Rng) -> Vec<Position> {
-    let mut line = Vec::new();
-    for _ in 0..100 {
-        line = random_line(start_position(starts, rng), plies, rng);
-        let last = &line[line.len() - 1];
-        if line.len() == plies as usize + 1
-            && automatic_ending(last, &line[..line.len() - 1]).is_none()
-        {
-            break;
-        }
-    }
-    line
+/// `plies` random legal plies, none of them ending the game, from a start of kind `starts` (see
+/// [`random_opening`]).
+pub fn chess_opening(starts: Starts, plies: u32, rng: &mut Rng) -> RandomLine<Chess> {
+    random_opening::<Chess>(|rng| start_position(starts, rng), plies as usize, rng)
 }
 
 /// The best move and the score (side to move's view) of one search of `game` with a soft budget of
@@ -672,14 +647,14 @@ fn play_game(
     searcher.clear();
     // A random opening that one side already wins clearly teaches little: draw another (a few times).
     let (starts, plies) = opening_shape(config, &mut rng);
-    let mut opening = random_opening(starts, plies, &mut rng);
+    let mut opening = chess_opening(starts, plies, &mut rng).positions;
     for _ in 0..10 {
         let game = game_from(&opening, net);
         let (_, score) = search(&game, config.nodes * 2, searcher, tt, stop)?;
         if score_cp(score).abs() <= MAX_OPENING_SCORE {
             break;
         }
-        opening = random_opening(starts, plies, &mut rng);
+        opening = chess_opening(starts, plies, &mut rng).positions;
     }
     tt.clear();
     searcher.clear();

@@ -62,9 +62,9 @@ fn chess960_numbering_matches_known_positions() {
 #[test]
 fn random_openings_are_seeded_legal_and_unfinished() {
     for starts in [Starts::Standard, Starts::Chess960, Starts::Dfrc] {
-        let a = random_opening(starts, 8, &mut Rng::new(5));
-        let b = random_opening(starts, 8, &mut Rng::new(5));
-        let c = random_opening(starts, 8, &mut Rng::new(6));
+        let a = chess_opening(starts, 8, &mut Rng::new(5)).positions;
+        let b = chess_opening(starts, 8, &mut Rng::new(5)).positions;
+        let c = chess_opening(starts, 8, &mut Rng::new(6)).positions;
         assert_eq!(a.len(), 9);
         let keys = |l: &[Position]| l.iter().map(|p| p.key()).collect::<Vec<_>>();
         assert_eq!(keys(&a), keys(&b));

@@ -6,6 +6,7 @@ pub mod conduct;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 pub mod engine;
 pub mod eval;
+pub mod fen;
 pub mod game;
 pub mod makro;
 #[deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

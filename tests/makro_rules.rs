@@ -1,7 +1,8 @@
 //! Every special Makromachy rule, each both ways (allowed and forbidden), on positions built for it.
 
 use corvid::chess::Color;
-use corvid::makro::{Kind, MakroFenError, Position};
+use corvid::fen::FenError;
+use corvid::makro::{Kind, Position};
 
 /// A FEN from piece placements like `("K", "i1")` (upper case White), side to move and castling field.
 fn fen_of(pieces: &[(&str, &str)], side: &str, castling: &str) -> String {
@@ -136,7 +137,7 @@ fn check_by_a_flying_piece_over_screens() {
     );
     assert_eq!(
         Position::from_fen(&bad).unwrap_err(),
-        MakroFenError::OpponentInCheck
+        FenError::OpponentInCheck
     );
     // Unranked pieces cannot block a flying check, but a ranked one pins: the Archer on e2 must stay on the file.
     let pin = Position::from_fen(&fen_of(
@@ -472,43 +473,46 @@ fn fast_castling() {
 #[test]
 fn fen_errors_are_typed() {
     let e = |f: &str| Position::from_fen(f).unwrap_err();
-    assert!(matches!(e("14/14 w - - 0 1"), MakroFenError::RankCount(2)));
+    assert!(matches!(
+        e("14/14 w - - 0 1"),
+        FenError::RankCount { found: 2, .. }
+    ));
     let mut ranks = vec!["14"; 14];
     ranks[0] = "k13";
     ranks[13] = "K12";
     assert!(matches!(
         e(&format!("{} w - - 0 1", ranks.join("/"))),
-        MakroFenError::RankLength(1)
+        FenError::RankLength { rank: 1, .. }
     ));
     ranks[13] = "K13";
     assert!(Position::from_fen(&format!("{} w - - 0 1", ranks.join("/"))).is_ok());
     ranks[5] = "x13";
     assert!(matches!(
         e(&format!("{} w - - 0 1", ranks.join("/"))),
-        MakroFenError::BadPieceLetter('x')
+        FenError::BadPieceLetter('x')
     ));
     ranks[5] = "14";
     ranks[0] = "14";
     assert!(matches!(
         e(&format!("{} w - - 0 1", ranks.join("/"))),
-        MakroFenError::MissingKing(_)
+        FenError::MissingKing(_)
     ));
     ranks[0] = "k12P";
     assert!(matches!(
         e(&format!("{} w - - 0 1", ranks.join("/"))),
-        MakroFenError::UnpromotedOnLastRank(_)
+        FenError::UnpromotedOnLastRank(_)
     ));
     ranks[0] = "k13";
     assert!(matches!(
         e(&format!("{} w K - 0 1", ranks.join("/"))),
-        MakroFenError::CastlingWithoutPieces('K')
+        FenError::CastlingWithoutPieces { right: 'K', .. }
     ));
     assert!(matches!(
         e(&format!("{} w - e5 0 1", ranks.join("/"))),
-        MakroFenError::BadEnPassant(_)
+        FenError::BadEnPassant(_)
     ));
     assert!(matches!(
         e(&format!("{} x - - 0 1", ranks.join("/"))),
-        MakroFenError::BadSideToMove(_)
+        FenError::BadSideToMove(_)
     ));
 }

@@ -1,84 +1,26 @@
 //! FEN in and out: standard FEN, Shredder-FEN (`HAha`) and X-FEN castling fields. Every way a FEN can be
-//! wrong is a `FenError` with its reason; nothing here panics on input.
+//! wrong is a `FenError` with its reason (the type and the fields' reading are shared with Makromachy's
+//! board, in `crate::fen`); nothing here panics on input.
 
 use super::position::{Position, NO_SQUARE};
 use super::types::*;
-use std::fmt;
-
-/// Why a FEN was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FenError {
-    /// Fewer than four fields (placement, side, castling, e.p.), or more than six.
-    FieldCount(usize),
-    /// The placement field does not have eight ranks.
-    RankCount(usize),
-    /// Rank (1-8) does not describe exactly eight squares.
-    RankLength(u8),
-    /// A character that is neither a piece letter nor a digit 1-8.
-    BadPieceLetter(char),
-    MissingKing(Color),
-    TooManyKings(Color),
-    /// More pieces than a real game can produce (over 16, over 8 pawns, or more promoted pieces than missing
-    /// pawns).
-    TooManyPieces(Color),
-    PawnOnBackRank(Square),
-    BadSideToMove(String),
-    /// The side that just moved is in check.
-    OpponentInCheck,
-    BadCastlingField(String),
-    /// A castling right whose king or rook is not where the right needs it.
-    CastlingWithoutPieces(char),
-    BadEnPassant(String),
-    BadHalfmoveClock(String),
-    BadFullmoveNumber(String),
-}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = |c: &Color| if *c == Color::White { "white" } else { "black" };
-        match self {
-            FenError::FieldCount(n) => write!(f, "expected 4 to 6 fields, found {n}"),
-            FenError::RankCount(n) => write!(f, "expected 8 ranks, found {n}"),
-            FenError::RankLength(r) => write!(f, "rank {r} does not have 8 squares"),
-            FenError::BadPieceLetter(c) => write!(f, "bad piece letter '{c}'"),
-            FenError::MissingKing(c) => write!(f, "{} has no king", name(c)),
-            FenError::TooManyKings(c) => write!(f, "{} has more than one king", name(c)),
-            FenError::TooManyPieces(c) => {
-                write!(f, "{} has more pieces than a game can produce", name(c))
-            }
-            FenError::PawnOnBackRank(s) => write!(f, "pawn on back rank ({s})"),
-            FenError::BadSideToMove(s) => write!(f, "side to move must be w or b, not '{s}'"),
-            FenError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            FenError::BadCastlingField(s) => write!(f, "bad castling field '{s}'"),
-            FenError::CastlingWithoutPieces(c) => {
-                write!(f, "castling right '{c}' without king and rook in place")
-            }
-            FenError::BadEnPassant(s) => write!(f, "impossible en-passant square '{s}'"),
-            FenError::BadHalfmoveClock(s) => write!(f, "bad half-move clock '{s}'"),
-            FenError::BadFullmoveNumber(s) => write!(f, "bad full-move number '{s}'"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
+pub use crate::fen::FenError;
+use crate::fen::{one_king, Fields};
 
 impl Position {
     /// Parses a FEN. `chess960` asks for Chess960 castling notation; a Shredder-FEN or X-FEN castling field
     /// that only makes sense in Chess960 switches it on by itself. Missing clocks default to `0 1`.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 6 {
-            return Err(FenError::FieldCount(fields.len()));
-        }
+        let fields = Fields::split(fen, 8)?;
         let mut pos = Position::empty();
         pos.chess960 = chess960;
 
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(FenError::RankCount(ranks.len()));
-        }
-        for (i, rank_text) in ranks.iter().enumerate() {
+        for (i, rank_text) in fields.ranks.iter().enumerate() {
             let rank = 7 - i as u8;
+            let wrong_length = FenError::RankLength {
+                rank: rank + 1,
+                files: 8,
+            };
             let mut file: u8 = 0;
             for c in rank_text.chars() {
                 if let Some(d) = c.to_digit(10) {
@@ -89,26 +31,22 @@ impl Position {
                 } else {
                     let p = Piece::from_letter(c).ok_or(FenError::BadPieceLetter(c))?;
                     if file >= 8 {
-                        return Err(FenError::RankLength(rank + 1));
+                        return Err(wrong_length);
                     }
                     pos.put_piece(p, Square::new(file, rank));
                     file += 1;
                 }
                 if file > 8 {
-                    return Err(FenError::RankLength(rank + 1));
+                    return Err(wrong_length);
                 }
             }
             if file != 8 {
-                return Err(FenError::RankLength(rank + 1));
+                return Err(wrong_length);
             }
         }
 
         for color in Color::BOTH {
-            match pos.colored(color, PieceType::King).count_ones() {
-                0 => return Err(FenError::MissingKing(color)),
-                1 => {}
-                _ => return Err(FenError::TooManyKings(color)),
-            }
+            one_king(color, pos.colored(color, PieceType::King).count_ones())?;
             let count = |k: PieceType| pos.colored(color, k).count_ones() as i32;
             let pawns = count(PieceType::Pawn);
             let promoted = (count(PieceType::Queen) - 1).max(0)
@@ -121,16 +59,11 @@ impl Position {
         }
         let back_pawns = pos.pieces(PieceType::Pawn) & (RANK_1 | RANK_8);
         if back_pawns != 0 {
-            return Err(FenError::PawnOnBackRank(Square(
-                back_pawns.trailing_zeros() as u8,
-            )));
+            let s = Square(back_pawns.trailing_zeros() as u8);
+            return Err(FenError::PawnOnBackRank(s.to_string()));
         }
 
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            s => return Err(FenError::BadSideToMove(s.to_string())),
-        };
+        pos.side = fields.side_to_move()?;
         if pos.side == Color::Black {
             pos.key ^= super::zobrist::KEYS.side;
         }
@@ -139,14 +72,15 @@ impl Position {
             return Err(FenError::OpponentInCheck);
         }
 
-        pos.parse_castling(fields[2])?;
+        pos.parse_castling(fields.castling)?;
 
         pos.checkers =
             pos.attackers_to(pos.king_square(pos.side), pos.occupied()) & pos.color_bb(opp);
 
-        if fields[3] != "-" {
+        let ep_text = fields.en_passant;
+        if ep_text != "-" {
             let ep =
-                Square::parse(fields[3]).ok_or_else(|| FenError::BadEnPassant(fields[3].into()))?;
+                Square::parse(ep_text).ok_or_else(|| FenError::BadEnPassant(ep_text.into()))?;
             let us = pos.side;
             // The pawn that just advanced two squares must stand in front of `ep`, with `ep` and the square it
             // came from empty.
@@ -158,7 +92,7 @@ impl Position {
                 && pos.colored(opp, PieceType::Pawn) & Square(victim).bb() != 0
                 && pos.occupied() & (ep.bb() | Square(origin).bb()) == 0;
             if !plausible {
-                return Err(FenError::BadEnPassant(fields[3].into()));
+                return Err(FenError::BadEnPassant(ep_text.into()));
             }
             // A correct but useless e.p. square is dropped: positions that differ only by it are the same.
             if pos.ep_capture_possible(ep) {
@@ -167,20 +101,7 @@ impl Position {
             }
         }
 
-        if let Some(h) = fields.get(4) {
-            pos.halfmove = h
-                .parse::<u16>()
-                .ok()
-                .filter(|&v| v <= 10_000)
-                .ok_or_else(|| FenError::BadHalfmoveClock(h.to_string()))?;
-        }
-        if let Some(fm) = fields.get(5) {
-            pos.fullmove = fm
-                .parse::<u16>()
-                .ok()
-                .filter(|&v| (1..=10_000).contains(&v))
-                .ok_or_else(|| FenError::BadFullmoveNumber(fm.to_string()))?;
-        }
+        (pos.halfmove, pos.fullmove) = fields.clocks()?;
         Ok(pos)
     }
 
@@ -199,9 +120,13 @@ impl Position {
             let ksq = self.king_square(color);
             let rooks = self.colored(color, PieceType::Rook) & (RANK_1 << (8 * back_rank));
             let lower = c.to_ascii_lowercase();
+            let missing = || FenError::CastlingWithoutPieces {
+                right: c,
+                partner: "rook",
+            };
             if ksq.rank() != back_rank {
                 if matches!(lower, 'k' | 'q' | 'a'..='h') {
-                    return Err(FenError::CastlingWithoutPieces(c));
+                    return Err(missing());
                 }
                 return Err(FenError::BadCastlingField(field.to_string()));
             }
@@ -210,14 +135,14 @@ impl Position {
                 'k' => squares(rooks)
                     .filter(|s| s.file() > ksq.file())
                     .last()
-                    .ok_or(FenError::CastlingWithoutPieces(c))?,
+                    .ok_or_else(missing)?,
                 'q' => squares(rooks)
                     .find(|s| s.file() < ksq.file())
-                    .ok_or(FenError::CastlingWithoutPieces(c))?,
+                    .ok_or_else(missing)?,
                 'a'..='h' => {
                     let sq = Square::new(lower as u8 - b'a', back_rank);
                     if rooks & sq.bb() == 0 || sq.file() == ksq.file() {
-                        return Err(FenError::CastlingWithoutPieces(c));
+                        return Err(missing());
                     }
                     sq
                 }
@@ -347,10 +272,16 @@ mod tests {
 
     #[test]
     fn typed_errors() {
-        assert_eq!(err("8/8/8 w - - 0 1"), FenError::RankCount(3));
+        assert_eq!(
+            err("8/8/8 w - - 0 1"),
+            FenError::RankCount {
+                found: 3,
+                expected: 8
+            }
+        );
         assert_eq!(
             err("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            FenError::RankLength(7)
+            FenError::RankLength { rank: 7, files: 8 }
         );
         assert_eq!(
             err("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
@@ -382,11 +313,17 @@ mod tests {
         );
         assert_eq!(
             err("4k3/8/8/8/8/8/8/4K3 w K - 0 1"),
-            FenError::CastlingWithoutPieces('K')
+            FenError::CastlingWithoutPieces {
+                right: 'K',
+                partner: "rook"
+            }
         );
         assert_eq!(
             err("4k3/8/8/8/8/8/8/R3K3 w Kx - 0 1"),
-            FenError::CastlingWithoutPieces('K')
+            FenError::CastlingWithoutPieces {
+                right: 'K',
+                partner: "rook"
+            }
         );
         assert_eq!(
             err("4k3/8/8/8/8/8/8/4K2R w Kx - 0 1"),

@@ -1,91 +1,41 @@
-//! Makromachy FEN in and out (14 ranks, multi-digit empty runs, e.p. squares concatenated), with typed errors.
+//! Makromachy FEN in and out (14 ranks, multi-digit empty runs, e.p. squares concatenated), with typed errors
+//! (the type and the fields' reading are shared with the chess board, in `crate::fen`).
 
 use super::geometry::*;
 use super::pieces::Kind;
 use super::position::*;
+use crate::fen::{one_king, FenError, Fields};
 use crate::types::Color;
-use std::fmt;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MakroFenError {
-    FieldCount(usize),
-    RankCount(usize),
-    /// Rank (1-14) does not describe exactly 14 squares.
-    RankLength(i32),
-    BadPieceLetter(char),
-    MissingKing(Color),
-    TooManyKings(Color),
-    /// A Pawn or Warrior on the rank where it would have had to promote.
-    UnpromotedOnLastRank(String),
-    BadSideToMove(String),
-    OpponentInCheck,
-    BadCastlingField(String),
-    CastlingWithoutPieces(char),
-    BadEnPassant(String),
-    BadHalfmoveClock(String),
-    BadFullmoveNumber(String),
-}
-
-impl fmt::Display for MakroFenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = |c: &Color| if *c == Color::White { "white" } else { "black" };
-        match self {
-            MakroFenError::FieldCount(n) => write!(f, "expected 4 to 6 fields, found {n}"),
-            MakroFenError::RankCount(n) => write!(f, "expected 14 ranks, found {n}"),
-            MakroFenError::RankLength(r) => write!(f, "rank {r} does not have 14 squares"),
-            MakroFenError::BadPieceLetter(c) => write!(f, "bad piece letter '{c}'"),
-            MakroFenError::MissingKing(c) => write!(f, "{} has no king", name(c)),
-            MakroFenError::TooManyKings(c) => write!(f, "{} has more than one king", name(c)),
-            MakroFenError::UnpromotedOnLastRank(s) => {
-                write!(f, "unpromoted pawn or warrior on {s}")
-            }
-            MakroFenError::BadSideToMove(s) => write!(f, "side to move must be w or b, not '{s}'"),
-            MakroFenError::OpponentInCheck => write!(f, "the side not to move is in check"),
-            MakroFenError::BadCastlingField(s) => write!(f, "bad castling field '{s}'"),
-            MakroFenError::CastlingWithoutPieces(c) => {
-                write!(
-                    f,
-                    "castling right '{c}' without king and dragon king in place"
-                )
-            }
-            MakroFenError::BadEnPassant(s) => write!(f, "impossible en-passant field '{s}'"),
-            MakroFenError::BadHalfmoveClock(s) => write!(f, "bad half-move clock '{s}'"),
-            MakroFenError::BadFullmoveNumber(s) => write!(f, "bad full-move number '{s}'"),
-        }
-    }
-}
-
-impl std::error::Error for MakroFenError {}
+/// The shared [`FenError`] under the name the Makromachy variant still uses.
+pub type MakroFenError = FenError;
 
 impl Position {
-    pub fn from_fen(fen: &str) -> Result<Position, MakroFenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 4 || fields.len() > 6 {
-            return Err(MakroFenError::FieldCount(fields.len()));
-        }
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields = Fields::split(fen, RANKS as usize)?;
         let mut pos = Position::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != RANKS as usize {
-            return Err(MakroFenError::RankCount(ranks.len()));
-        }
-        let mut kings = [0usize; 2];
-        for (i, text) in ranks.iter().enumerate() {
+        let mut kings = [0u32; 2];
+        for (i, text) in fields.ranks.iter().enumerate() {
             let rank = RANKS - 1 - i as i32;
+            let wrong_length = FenError::RankLength {
+                rank: rank as u8 + 1,
+                files: FILES as u8,
+            };
             let mut file = 0i32;
             let mut run = 0i32;
             for c in text.chars() {
                 if let Some(d) = c.to_digit(10) {
                     run = run * 10 + d as i32;
                     if run > FILES {
-                        return Err(MakroFenError::RankLength(rank + 1));
+                        return Err(wrong_length);
                     }
                     continue;
                 }
                 file += run;
                 run = 0;
-                let kind = Kind::from_letter(c).ok_or(MakroFenError::BadPieceLetter(c))?;
+                let kind = Kind::from_letter(c).ok_or(FenError::BadPieceLetter(c))?;
                 if file >= FILES {
-                    return Err(MakroFenError::RankLength(rank + 1));
+                    return Err(wrong_length);
                 }
                 let color = if c.is_ascii_uppercase() {
                     Color::White
@@ -98,76 +48,58 @@ impl Position {
                 }
                 let last = if color == Color::White { RANKS - 1 } else { 0 };
                 if matches!(kind, Kind::Pawn | Kind::Warrior) && rank == last {
-                    return Err(MakroFenError::UnpromotedOnLastRank(square_name(s)));
+                    return Err(FenError::UnpromotedOnLastRank(square_name(s)));
                 }
                 pos.put(s, code(color, kind));
                 file += 1;
             }
             file += run;
             if file != FILES {
-                return Err(MakroFenError::RankLength(rank + 1));
+                return Err(wrong_length);
             }
         }
         for color in Color::BOTH {
-            match kings[color.index()] {
-                0 => return Err(MakroFenError::MissingKing(color)),
-                1 => {}
-                _ => return Err(MakroFenError::TooManyKings(color)),
-            }
+            one_king(color, kings[color.index()])?;
         }
-        pos.side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            s => return Err(MakroFenError::BadSideToMove(s.to_string())),
-        };
+        pos.side = fields.side_to_move()?;
         if pos.side == Color::Black {
             pos.key ^= KEYS.side;
         }
         if pos.is_attacked(pos.king_square(pos.side.flip()), pos.side) {
-            return Err(MakroFenError::OpponentInCheck);
+            return Err(FenError::OpponentInCheck);
         }
         pos.refresh_check();
 
-        if fields[2] != "-" {
-            for c in fields[2].chars() {
+        if fields.castling != "-" {
+            for c in fields.castling.chars() {
                 let (color, bit, corner) = match c {
                     'K' => (Color::White, WHITE_KING_SIDE, sq(FILES - 1, 0)),
                     'Q' => (Color::White, WHITE_QUEEN_SIDE, sq(0, 0)),
                     'k' => (Color::Black, BLACK_KING_SIDE, sq(FILES - 1, RANKS - 1)),
                     'q' => (Color::Black, BLACK_QUEEN_SIDE, sq(0, RANKS - 1)),
-                    _ => return Err(MakroFenError::BadCastlingField(fields[2].to_string())),
+                    _ => return Err(FenError::BadCastlingField(fields.castling.to_string())),
                 };
                 if pos.castling & bit != 0 {
-                    return Err(MakroFenError::BadCastlingField(fields[2].to_string()));
+                    return Err(FenError::BadCastlingField(fields.castling.to_string()));
                 }
                 let back = if color == Color::White { 0 } else { RANKS - 1 };
                 let k = pos.king_square(color);
                 if rank_of(k) != back || pos.at(corner) != code(color, Kind::DragonKing) {
-                    return Err(MakroFenError::CastlingWithoutPieces(c));
+                    return Err(FenError::CastlingWithoutPieces {
+                        right: c,
+                        partner: "dragon king",
+                    });
                 }
                 pos.castling |= bit;
             }
             pos.key ^= KEYS.castling[pos.castling as usize];
         }
 
-        if fields[3] != "-" {
-            pos.parse_ep(fields[3])
-                .ok_or_else(|| MakroFenError::BadEnPassant(fields[3].to_string()))?;
+        if fields.en_passant != "-" {
+            pos.parse_ep(fields.en_passant)
+                .ok_or_else(|| FenError::BadEnPassant(fields.en_passant.to_string()))?;
         }
-        if let Some(h) = fields.get(4) {
-            pos.halfmove = h
-                .parse::<u16>()
-                .ok()
-                .filter(|&v| v <= 10_000)
-                .ok_or_else(|| MakroFenError::BadHalfmoveClock(h.to_string()))?;
-        }
-        if let Some(f) = fields.get(5) {
-            pos.fullmove = f
-                .parse::<u16>()
-                .ok()
-                .filter(|&v| (1..=10_000).contains(&v))
-                .ok_or_else(|| MakroFenError::BadFullmoveNumber(f.to_string()))?;
-        }
+        (pos.halfmove, pos.fullmove) = fields.clocks()?;
         Ok(pos)
     }
 

@@ -322,10 +322,12 @@ fn memory_available(mb: usize) -> bool {
     probe.try_reserve_exact(bytes).is_ok()
 }
 
-/// Every tunable: the search's, then each game's values for the search parameters it overrides (their names
-/// start with the game's). The `tunables` command prints them; a `tune` build offers them as options.
+/// Every tunable: the search's, the evaluation's, then each game's values for the search parameters it
+/// overrides (their names start with the game's). The `tunables` command prints them; a `tune` build offers
+/// them as options.
 pub fn tunables() -> Vec<crate::tunables::Tunable> {
     let mut all = crate::search::params::all();
+    all.extend(crate::eval::params::all());
     for kind in GameKind::ALL {
         all.extend(for_game!(kind, V => V::tunables()));
     }
@@ -346,6 +348,7 @@ pub(super) fn set_tunable(name: &str, value: Option<&str>) -> Result<(), OptionE
             expected: "an integer".to_string(),
         })?;
         let set = crate::search::params::set(t.name, n)
+            || crate::eval::params::set(t.name, n)
             || GameKind::ALL
                 .into_iter()
                 .any(|kind| for_game!(kind, V => V::set_tunable(t.name, n)));

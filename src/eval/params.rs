@@ -2,6 +2,17 @@
 //! addressed by the named offsets below. The values themselves are in `tuned.rs`, written by the tuner
 //! (`src/bin/tune.rs`); a flat array keeps the tuner generic (it only sees indices) while the evaluator reads
 //! named, compile-time-constant slots.
+//!
+//! The evaluation's SPSA tunables (see [`crate::tunables`]) are declared here too: they shape the score
+//! whichever evaluator (network or hand-crafted) gives it.
+
+use crate::tunables::tunables;
+
+tunables! {
+    /// Evaluation scaling by material (chess): the score times `(base + material) / (base + 48)`, material
+    /// counted 3/3/5/9 for minor pieces, rooks and queens of both sides (62 at the start).
+    eval_material_base: i32 = 100, 40, 300;
+}
 
 /// A (middlegame, endgame) pair in centipawns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

@@ -4,10 +4,15 @@
 //! Each tunable is declared once in the [`tunables!`](crate::tunables) list below with its default and the
 //! range a tuner may move it in, and read as a function (`rfp_margin()`): a constant in a normal build, a UCI
 //! option with the cargo feature `tune` (see [`crate::tunables`]). A game's own values for search parameters
-//! it overrides are its tunables (`variants/makro/params.rs`); `engine::tunables` lists them all.
+//! it overrides are its tunables (`variants/makro/params.rs`), the evaluation's are in `eval/params.rs`;
+//! `engine::tunables` lists them all.
 
 use crate::tunables::tunables;
 pub use crate::tunables::{Tunable, TuneValue};
+
+// Declared with the evaluation it scales; the chess search adapter (`variants/chess/search.rs`) still reads it
+// by this path.
+pub use crate::eval::params::eval_material_base;
 
 tunables! {
     /// Half-width of the first aspiration window around the previous iteration's score.
@@ -115,9 +120,6 @@ tunables! {
     corr_pawn_weight: i32 = 50, 0, 200;
     /// The share (percent) of each side's piece-placement table's correction applied.
     corr_non_pawn_weight: i32 = 35, 0, 200;
-    /// Evaluation scaling by material (chess): the score times `(base + material) / (base + 48)`, material
-    /// counted 3/3/5/9 for minor pieces, rooks and queens of both sides (62 at the start).
-    eval_material_base: i32 = 100, 40, 300;
     /// Time management: moves assumed left when the GUI does not say.
     tm_default_moves_to_go: u64 = 40, 20, 80;
     /// Percentage of the spendable clock one move may use at most.

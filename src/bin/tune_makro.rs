@@ -23,26 +23,32 @@ struct Sample {
     result: f64,
 }
 
+/// PGN comments open and close with braces, and may span tokens.
+const COMMENT_OPEN: char = '{';
+const COMMENT_CLOSE: char = '}';
+
+/// The moves of a PGN movetext: its tokens less the comments, move numbers and the result.
+fn movetext_moves(movetext: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0usize;
+    movetext.split_whitespace().filter(move |token| {
+        if depth > 0 || token.starts_with(COMMENT_OPEN) {
+            depth += token.matches(COMMENT_OPEN).count();
+            depth -= token.matches(COMMENT_CLOSE).count().min(depth);
+            return false;
+        }
+        !(token.ends_with('.') || matches!(*token, "1-0" | "0-1" | "1/2-1/2" | "*"))
+    })
+}
+
 /// Positions of one game's movetext, labelled with its result.
 fn replay(movetext: &str, result: f64, skip: usize, out: &mut Vec<Sample>) -> Result<(), String> {
     let mut pos = Position::startpos();
-    let mut depth = 0usize;
-    let mut ply = 0;
-    for token in movetext.split_whitespace() {
-        // Comments in braces (may span tokens), move numbers and the result are not moves.
-        if depth > 0 || token.starts_with('{') {
-            depth += token.matches('{').count();
-            depth -= token.matches('}').count().min(depth);
-            continue;
-        }
-        if token.ends_with('.') || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
-            continue;
-        }
+    for (i, token) in movetext_moves(movetext).enumerate() {
         let m = pos
             .parse_move(token)
             .map_err(|e| format!("move {token}: {e:?}"))?;
         pos.make_move(m);
-        ply += 1;
+        let ply = i + 1;
         if ply >= skip && !pos.in_check() {
             out.push(Sample {
                 f: features(&pos),
@@ -144,40 +150,24 @@ struct Args {
     l2: f64,
 }
 
-fn main() -> ExitCode {
-    let Args {
-        files,
-        epochs,
-        lr,
-        skip,
-        l2,
-    } = Args::parse();
-    let (train, valid) = match load(&files, skip) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    let start = param_vector();
-    let mut theta = start;
-    let k = fit_k(&train, &theta);
-    let (train0, valid0) = (mse(&train, &theta, k), mse(&valid, &theta, k));
+/// Full-batch Adam from `start` on `train`, with the pull towards `start`; returns the values with the best
+/// validation error (checked every hundred epochs) and that error.
+fn fit(
+    train: &[Sample],
+    valid: &[Sample],
+    k: f64,
+    start: &[f64; N_FEATURES],
+    args: &Args,
+) -> ([f64; N_FEATURES], f64) {
+    let Args { epochs, lr, l2, .. } = *args;
+    let mut theta = *start;
     // The King's count never differs, so its value stays 0.
     let frozen = |i: usize| i == Kind::King.index();
     let (mut m, mut v) = ([0.0; N_FEATURES], [0.0; N_FEATURES]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let (mut best, mut best_valid) = (theta, valid0);
+    let (mut best, mut best_valid) = (theta, mse(valid, &theta, k));
     for epoch in 1..=epochs {
-        let mut grad = [0.0; N_FEATURES];
-        for s in &train {
-            let p = sigmoid(k, eval(s, &theta));
-            // d/dθ (r - p)^2 = -2 (r - p) p (1 - p) k/400 f
-            let g = -2.0 * (s.result - p) * p * (1.0 - p) * k / 400.0;
-            for (gi, fi) in grad.iter_mut().zip(&s.f) {
-                *gi += g * fi;
-            }
-        }
+        let grad = gradient(train, &theta, k);
         for i in 0..N_FEATURES {
             if frozen(i) {
                 continue;
@@ -192,21 +182,35 @@ fn main() -> ExitCode {
             theta[i] -= lr * mh / (vh.sqrt() + eps);
         }
         if epoch % 100 == 0 {
-            let ve = mse(&valid, &theta, k);
+            let ve = mse(valid, &theta, k);
             if ve < best_valid {
                 (best, best_valid) = (theta, ve);
             }
             eprintln!(
                 "epoch {epoch}: train {:.6} valid {ve:.6}",
-                mse(&train, &theta, k)
+                mse(train, &theta, k)
             );
         }
     }
-    println!("K = {k:.2}");
-    println!(
-        "train MSE {train0:.6} -> {:.6}; validation MSE {valid0:.6} -> {best_valid:.6}",
-        mse(&train, &best, k)
-    );
+    (best, best_valid)
+}
+
+/// The gradient of the summed squared error over `data` (not yet divided by its size).
+fn gradient(data: &[Sample], theta: &[f64; N_FEATURES], k: f64) -> [f64; N_FEATURES] {
+    let mut grad = [0.0; N_FEATURES];
+    for s in data {
+        let p = sigmoid(k, eval(s, theta));
+        // d/dθ (r - p)^2 = -2 (r - p) p (1 - p) k/400 f
+        let g = -2.0 * (s.result - p) * p * (1.0 - p) * k / 400.0;
+        for (gi, fi) in grad.iter_mut().zip(&s.f) {
+            *gi += g * fi;
+        }
+    }
+    grad
+}
+
+/// Prints each value before and after the fit: the piece values, then the other terms.
+fn print_values(start: &[f64; N_FEATURES], best: &[f64; N_FEATURES]) {
     for kind in Kind::ALL {
         let idx = kind.index();
         println!(
@@ -229,5 +233,26 @@ fn main() -> ExitCode {
         let i = corvid::makro::pieces::KIND_COUNT + j;
         println!("{name:<16} {:>6.1} -> {:>6.1}", start[i], best[i]);
     }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (train, valid) = match load(&args.files, args.skip) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let start = param_vector();
+    let k = fit_k(&train, &start);
+    let (train0, valid0) = (mse(&train, &start, k), mse(&valid, &start, k));
+    let (best, best_valid) = fit(&train, &valid, k, &start, &args);
+    println!("K = {k:.2}");
+    println!(
+        "train MSE {train0:.6} -> {:.6}; validation MSE {valid0:.6} -> {best_valid:.6}",
+        mse(&train, &best, k)
+    );
+    print_values(&start, &best);
     ExitCode::SUCCESS
 }

@@ -136,99 +136,178 @@ fn distance(a: Square, b: Square) -> i32 {
 /// All terms of one side.
 #[inline(always)]
 fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
-    use PieceType::*;
+    material_and_squares(pos, us, sink);
+    let attacked_by = piece_terms(pos, us, sink);
+    safe_checks(pos, us, &attacked_by, sink);
+    if pos.colored(us, PieceType::Bishop).count_ones() >= 2 {
+        sink.add(us, p::BISHOP_PAIR, 1);
+    }
     let them = us.flip();
-    let occ = pos.occupied();
-    let our_pawns = pos.colored(us, Pawn);
-    let their_pawns = pos.colored(them, Pawn);
-    let our_king = pos.king_square(us);
-    let their_king = pos.king_square(them);
-    let flip = if us == Color::White { 0 } else { 56 };
+    let their_pieces =
+        pos.color_bb(them) & !pos.colored(them, PieceType::Pawn) & !pos.king_square(them).bb();
+    let pawn_threats = pawn_attacks_bb(us, pos.colored(us, PieceType::Pawn)) & their_pieces;
+    sink.add(us, p::THREAT_BY_PAWN, pawn_threats.count_ones() as i32);
+    pawn_structure(pos, us, sink);
+    king_shield(pos, us, sink);
+}
 
-    // Material and piece-square tables.
+/// Material and piece-square tables.
+#[inline(always)]
+fn material_and_squares<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
+    let flip = if us == Color::White { 0 } else { 56 };
     for kind in PieceType::ALL {
         let bb = pos.colored(us, kind);
-        if kind != King {
+        if kind != PieceType::King {
             sink.add(us, p::MATERIAL + kind.index(), bb.count_ones() as i32);
         }
         for sq in squares(bb) {
             sink.add(us, p::PSQT + kind.index() * 64 + (sq.index() ^ flip), 1);
         }
     }
+}
 
-    // Pieces: mobility over squares not held by own pawns or king and not attacked by enemy pawns; king-zone
-    // attacks; threats on heavier pieces.
-    let safe = !(our_pawns | our_king.bb()) & !pawn_attacks_bb(them, their_pawns);
-    let zone = king_attacks(their_king) | their_king.bb();
-    let their_heavy = pos.colored(them, Rook) | pos.colored(them, Queen);
-    let mut units = 0;
-    // Attack sets by kind (knight, bishop, rook, queen) for the safe-check term.
-    let mut attacked_by = [0; 4];
-    // Outposts: ranks 4 to 6, defended by an own pawn, no enemy pawn left that could ever attack the square.
-    let pawn_defended = pawn_attacks_bb(us, our_pawns);
-    let outpost_ranks: Bitboard = if us == Color::White {
-        0x0000_ffff_ff00_0000
-    } else {
-        0x0000_00ff_ffff_0000
-    };
-    let is_outpost = |sq: Square| {
-        outpost_ranks & pawn_defended & sq.bb() != 0
-            && PASSED_SPAN[us.index()][sq.index()]
-                & ADJACENT_FILES[sq.file() as usize]
-                & their_pawns
-                == 0
-    };
-    for sq in squares(pos.colored(us, Knight)) {
-        let att = knight_attacks(sq);
-        attacked_by[0] |= att;
-        if is_outpost(sq) {
-            sink.add(us, p::OUTPOST, 1);
-        }
-        sink.add(us, p::MOB_KNIGHT + (att & safe).count_ones() as usize, 1);
-        units += KING_ATTACK_UNITS[1] * (att & zone != 0) as i32;
-        let threats = (att & their_heavy).count_ones() as i32;
-        sink.add(us, p::THREAT_BY_MINOR, threats);
-    }
-    for sq in squares(pos.colored(us, Bishop)) {
-        let att = bishop_attacks(sq, occ);
-        attacked_by[1] |= att;
-        if is_outpost(sq) {
-            sink.add(us, p::OUTPOST + 1, 1);
-        }
-        sink.add(us, p::MOB_BISHOP + (att & safe).count_ones() as usize, 1);
-        units += KING_ATTACK_UNITS[2] * (att & zone != 0) as i32;
-        let threats = (att & their_heavy).count_ones() as i32;
-        sink.add(us, p::THREAT_BY_MINOR, threats);
-    }
-    for sq in squares(pos.colored(us, Rook)) {
-        let att = rook_attacks(sq, occ);
-        attacked_by[2] |= att;
-        sink.add(us, p::MOB_ROOK + (att & safe).count_ones() as usize, 1);
-        units += KING_ATTACK_UNITS[3] * (att & zone != 0) as i32;
-        let file = file_mask(sq.file() as usize);
-        if file & our_pawns == 0 {
-            let open = file & their_pawns == 0;
-            let param = if open {
-                p::ROOK_OPEN
-            } else {
-                p::ROOK_SEMI_OPEN
-            };
-            sink.add(us, param, 1);
-        }
-    }
-    for sq in squares(pos.colored(us, Queen)) {
-        let att = queen_attacks(sq, occ);
-        attacked_by[3] |= att;
-        sink.add(us, p::MOB_QUEEN + (att & safe).count_ones() as usize, 1);
-        units += KING_ATTACK_UNITS[4] * (att & zone != 0) as i32;
-    }
-    if units > 0 {
-        let slot = (units as usize).min(p::KING_ATTACK_LEN - 1);
+/// The pieces (knight to queen): mobility, outposts, threats on heavier pieces, rooks on open files, and the
+/// attack units on the enemy king's zone. Returns each kind's attacked squares (knight, bishop, rook, queen)
+/// for the safe checks.
+#[inline(always)]
+fn piece_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) -> [Bitboard; 4] {
+    use PieceType::*;
+    let occ = pos.occupied();
+    let mut scan = PieceScan::new(pos, us);
+    scan.kind(pos, Knight, p::MOB_KNIGHT, knight_attacks, sink);
+    scan.kind(
+        pos,
+        Bishop,
+        p::MOB_BISHOP,
+        |sq| bishop_attacks(sq, occ),
+        sink,
+    );
+    scan.kind(pos, Rook, p::MOB_ROOK, |sq| rook_attacks(sq, occ), sink);
+    scan.kind(pos, Queen, p::MOB_QUEEN, |sq| queen_attacks(sq, occ), sink);
+    if scan.units > 0 {
+        let slot = (scan.units as usize).min(p::KING_ATTACK_LEN - 1);
         sink.add(us, p::KING_ATTACK + slot, 1);
     }
-    // Safe checks: a cheap stand-in for the enemy king's exposure that the attack units do not see.
-    let check_safe =
-        !pos.color_bb(us) & !pawn_attacks_bb(them, their_pawns) & !king_attacks(their_king);
+    scan.attacked_by
+}
+
+/// What the piece terms of one side read, and what they gather for the king-safety terms.
+struct PieceScan {
+    us: Color,
+    /// Mobility counts squares not held by own pawns or king and not attacked by enemy pawns.
+    safe: Bitboard,
+    /// The enemy king's square and its neighbours.
+    zone: Bitboard,
+    their_heavy: Bitboard,
+    our_pawns: Bitboard,
+    their_pawns: Bitboard,
+    /// Ranks 4 to 6 defended by an own pawn: an outpost there still needs no enemy pawn able to attack it.
+    outpost_ranks: Bitboard,
+    /// King-zone attack units so far.
+    units: i32,
+    /// The squares each kind (knight, bishop, rook, queen) attacks.
+    attacked_by: [Bitboard; 4],
+}
+
+impl PieceScan {
+    #[inline(always)]
+    fn new(pos: &Position, us: Color) -> PieceScan {
+        use PieceType::*;
+        let them = us.flip();
+        let (our_pawns, their_pawns) = (pos.colored(us, Pawn), pos.colored(them, Pawn));
+        let their_king = pos.king_square(them);
+        let ranks_4_to_6: Bitboard = if us == Color::White {
+            0x0000_ffff_ff00_0000
+        } else {
+            0x0000_00ff_ffff_0000
+        };
+        PieceScan {
+            us,
+            safe: !(our_pawns | pos.king_square(us).bb()) & !pawn_attacks_bb(them, their_pawns),
+            zone: king_attacks(their_king) | their_king.bb(),
+            their_heavy: pos.colored(them, Rook) | pos.colored(them, Queen),
+            our_pawns,
+            their_pawns,
+            outpost_ranks: ranks_4_to_6 & pawn_attacks_bb(us, our_pawns),
+            units: 0,
+            attacked_by: [0; 4],
+        }
+    }
+
+    /// The terms of every piece of `kind`, which attacks `attacks(square)`; `mobility` is its first
+    /// mobility parameter.
+    #[inline(always)]
+    fn kind<K: Sink>(
+        &mut self,
+        pos: &Position,
+        kind: PieceType,
+        mobility: usize,
+        attacks: impl Fn(Square) -> Bitboard,
+        sink: &mut K,
+    ) {
+        let us = self.us;
+        let slot = kind.index() - 1;
+        for sq in squares(pos.colored(us, kind)) {
+            let att = attacks(sq);
+            self.attacked_by[slot] |= att;
+            sink.add(us, mobility + (att & self.safe).count_ones() as usize, 1);
+            self.units += KING_ATTACK_UNITS[kind.index()] * (att & self.zone != 0) as i32;
+            match kind {
+                PieceType::Knight | PieceType::Bishop => {
+                    if self.is_outpost(sq) {
+                        sink.add(us, p::OUTPOST + slot, 1);
+                    }
+                    let threats = (att & self.their_heavy).count_ones() as i32;
+                    sink.add(us, p::THREAT_BY_MINOR, threats);
+                }
+                PieceType::Rook => rook_file(us, sq, self.our_pawns, self.their_pawns, sink),
+                _ => {}
+            }
+        }
+    }
+
+    /// An outpost: no enemy pawn left that could ever attack the square.
+    #[inline(always)]
+    fn is_outpost(&self, sq: Square) -> bool {
+        self.outpost_ranks & sq.bb() != 0
+            && PASSED_SPAN[self.us.index()][sq.index()]
+                & ADJACENT_FILES[sq.file() as usize]
+                & self.their_pawns
+                == 0
+    }
+}
+
+/// A rook on a file without own pawns: open, or semi-open when an enemy pawn is on it.
+#[inline(always)]
+fn rook_file<K: Sink>(
+    us: Color,
+    sq: Square,
+    our_pawns: Bitboard,
+    their_pawns: Bitboard,
+    sink: &mut K,
+) {
+    let file = file_mask(sq.file() as usize);
+    if file & our_pawns == 0 {
+        let open = file & their_pawns == 0;
+        let param = if open {
+            p::ROOK_OPEN
+        } else {
+            p::ROOK_SEMI_OPEN
+        };
+        sink.add(us, param, 1);
+    }
+}
+
+/// Safe checks: a cheap stand-in for the enemy king's exposure that the attack units do not see. `attacked_by`
+/// holds the squares each piece kind (knight, bishop, rook, queen) attacks.
+#[inline(always)]
+fn safe_checks<K: Sink>(pos: &Position, us: Color, attacked_by: &[Bitboard; 4], sink: &mut K) {
+    let them = us.flip();
+    let occ = pos.occupied();
+    let their_king = pos.king_square(them);
+    let check_safe = !pos.color_bb(us)
+        & !pawn_attacks_bb(them, pos.colored(them, PieceType::Pawn))
+        & !king_attacks(their_king);
     let bishop_checks = bishop_attacks(their_king, occ);
     let rook_checks = rook_attacks(their_king, occ);
     let check_squares = [
@@ -237,20 +316,20 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
         rook_checks,
         bishop_checks | rook_checks,
     ];
-    for (kind, (&from, &att)) in check_squares.iter().zip(&attacked_by).enumerate() {
+    for (kind, (&from, &att)) in check_squares.iter().zip(attacked_by).enumerate() {
         let n = (from & att & check_safe).count_ones() as i32;
         if n != 0 {
             sink.add(us, p::SAFE_CHECK + kind, n);
         }
     }
-    if pos.colored(us, Bishop).count_ones() >= 2 {
-        sink.add(us, p::BISHOP_PAIR, 1);
-    }
-    let their_pieces = pos.color_bb(them) & !their_pawns & !their_king.bb();
-    let pawn_threats = pawn_attacks_bb(us, our_pawns) & their_pieces;
-    sink.add(us, p::THREAT_BY_PAWN, pawn_threats.count_ones() as i32);
+}
 
-    // Pawn structure.
+/// Pawn structure: doubled, passed (blocked, and its distance to both kings), isolated, supported, phalanx.
+#[inline(always)]
+fn pawn_structure<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
+    let them = us.flip();
+    let our_pawns = pos.colored(us, PieceType::Pawn);
+    let their_pawns = pos.colored(them, PieceType::Pawn);
     for sq in squares(our_pawns) {
         let s = sq.index();
         let rank = sq.relative_rank(us) as usize;
@@ -258,20 +337,7 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
         if own_ahead {
             sink.add(us, p::DOUBLED, 1);
         } else if PASSED_SPAN[us.index()][s] & their_pawns == 0 {
-            sink.add(us, p::PASSED + rank, 1);
-            let stop = Square(if us == Color::White {
-                sq.0 + 8
-            } else {
-                sq.0 - 8
-            });
-            if occ & stop.bb() != 0 {
-                sink.add(us, p::PASSED_BLOCKED + rank, 1);
-            }
-            let w = PASSER_KING_WEIGHT[rank];
-            if w != 0 {
-                sink.add(us, p::PASSED_OWN_KING, w * distance(our_king, stop));
-                sink.add(us, p::PASSED_ENEMY_KING, w * distance(their_king, stop));
-            }
+            passed_pawn(pos, us, sq, rank, sink);
         }
         if ADJACENT_FILES[sq.file() as usize] & our_pawns == 0 {
             sink.add(us, p::ISOLATED, 1);
@@ -284,8 +350,34 @@ fn side_terms<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
             sink.add(us, p::PHALANX, 1);
         }
     }
+}
 
-    // King shield: the nearest own pawn ahead of the king on its file and the two beside it.
+/// A passed pawn on relative rank `rank`: its bonus, whether it is blocked, and the kings' distances to the
+/// square in front of it.
+#[inline(always)]
+fn passed_pawn<K: Sink>(pos: &Position, us: Color, sq: Square, rank: usize, sink: &mut K) {
+    sink.add(us, p::PASSED + rank, 1);
+    let stop = Square(if us == Color::White {
+        sq.0 + 8
+    } else {
+        sq.0 - 8
+    });
+    if pos.occupied() & stop.bb() != 0 {
+        sink.add(us, p::PASSED_BLOCKED + rank, 1);
+    }
+    let w = PASSER_KING_WEIGHT[rank];
+    if w != 0 {
+        let (our_king, their_king) = (pos.king_square(us), pos.king_square(us.flip()));
+        sink.add(us, p::PASSED_OWN_KING, w * distance(our_king, stop));
+        sink.add(us, p::PASSED_ENEMY_KING, w * distance(their_king, stop));
+    }
+}
+
+/// King shield: the nearest own pawn ahead of the king on its file and the two beside it.
+#[inline(always)]
+fn king_shield<K: Sink>(pos: &Position, us: Color, sink: &mut K) {
+    let our_pawns = pos.colored(us, PieceType::Pawn);
+    let our_king = pos.king_square(us);
     let centre = our_king.file().clamp(1, 6) as usize;
     let ahead = FILE_SPAN[us.index()][our_king.index()] | PASSED_SPAN[us.index()][our_king.index()];
     for file in centre - 1..=centre + 1 {

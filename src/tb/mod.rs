@@ -232,29 +232,27 @@ pub fn set_path(path: &str) -> Result<Option<LoadSummary>, TbError> {
 
 /// The position as the library takes it: colour and piece bitboards, en-passant square (0 for none), turn.
 struct Board {
-    white: u64,
-    black: u64,
-    kings: u64,
-    queens: u64,
-    rooks: u64,
-    bishops: u64,
-    knights: u64,
-    pawns: u64,
+    /// White's and Black's pieces, then the kings, queens, rooks, bishops, knights and pawns: the order in
+    /// which every probe takes them.
+    sets: [u64; 8],
     ep: u32,
     white_to_move: bool,
 }
 
 impl Board {
     fn of(pos: &Position) -> Board {
+        use PieceType::*;
         Board {
-            white: pos.color_bb(Color::White),
-            black: pos.color_bb(Color::Black),
-            kings: pos.pieces(PieceType::King),
-            queens: pos.pieces(PieceType::Queen),
-            rooks: pos.pieces(PieceType::Rook),
-            bishops: pos.pieces(PieceType::Bishop),
-            knights: pos.pieces(PieceType::Knight),
-            pawns: pos.pieces(PieceType::Pawn),
+            sets: [
+                pos.color_bb(Color::White),
+                pos.color_bb(Color::Black),
+                pos.pieces(King),
+                pos.pieces(Queen),
+                pos.pieces(Rook),
+                pos.pieces(Bishop),
+                pos.pieces(Knight),
+                pos.pieces(Pawn),
+            ],
             // Our en-passant square is set only when the capture is legal, as the library expects.
             ep: pos.ep_square().map_or(0, |s| s.0 as u32),
             white_to_move: pos.side_to_move() == Color::White,
@@ -291,19 +289,10 @@ fn with_tables<T>(pos: &Position, probe: impl FnOnce(&Loaded, &Board) -> Option<
 /// loaded tables cover it.
 pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
     with_tables(pos, |loaded, b| {
-        let r = loaded.tables.probe_wdl(
-            b.white,
-            b.black,
-            b.kings,
-            b.queens,
-            b.rooks,
-            b.bishops,
-            b.knights,
-            b.pawns,
-            b.ep,
-            b.white_to_move,
-        );
-        r.ok().map(wdl_of)
+        let [w, bl, k, q, r, bi, n, p] = b.sets;
+        let (ep, turn) = (b.ep, b.white_to_move);
+        let result = loaded.tables.probe_wdl(w, bl, k, q, r, bi, n, p, ep, turn);
+        result.ok().map(wdl_of)
     })
 }
 
@@ -311,20 +300,13 @@ pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
 fn probe_root_raw(pos: &Position) -> Option<pyrrhic_rs::DtzProbeResult> {
     with_tables(pos, |loaded, b| {
         let _one_at_a_time = ROOT_PROBE.lock().unwrap_or_else(|e| e.into_inner());
-        let r = loaded.tables.probe_root(
-            b.white,
-            b.black,
-            b.kings,
-            b.queens,
-            b.rooks,
-            b.bishops,
-            b.knights,
-            b.pawns,
-            u32::from(pos.halfmove_clock().min(255)),
-            b.ep,
-            b.white_to_move,
-        );
-        r.ok()
+        let [w, bl, k, q, r, bi, n, p] = b.sets;
+        let rule50 = u32::from(pos.halfmove_clock().min(255));
+        let (ep, turn) = (b.ep, b.white_to_move);
+        let result = loaded
+            .tables
+            .probe_root(w, bl, k, q, r, bi, n, p, rule50, ep, turn);
+        result.ok()
     })
 }
 

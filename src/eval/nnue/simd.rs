@@ -12,19 +12,12 @@ pub type Lanes = [i16; HIDDEN];
 /// fit in i16, with `clamp(x) <= 255`.
 pub const FAST_OUTPUT_WEIGHT: i16 = 128;
 
-/// `dst = src + sum(adds) - sum(subs)`, lane by lane (wrapping).
-#[inline(always)]
-pub fn add_sub<const A: usize, const S: usize>(
-    dst: &mut Lanes,
-    src: &Lanes,
-    adds: [&Lanes; A],
-    subs: [&Lanes; S],
-) {
-    #[cfg(target_feature = "avx2")]
-    avx2::add_sub(dst, src, adds, subs);
-    #[cfg(not(target_feature = "avx2"))]
-    scalar::add_sub(dst, src, adds, subs);
-}
+// `add_sub(dst, src, adds, subs)`: `dst = src + sum(adds) - sum(subs)`, lane by lane (wrapping), in the form
+// the build targets.
+#[cfg(target_feature = "avx2")]
+pub use avx2::add_sub;
+#[cfg(not(target_feature = "avx2"))]
+pub use scalar::add_sub;
 
 /// `dst += row`, lane by lane (wrapping). A plain loop: the compiler vectorises it for the target (it is
 /// used only for refreshes, which are rare).

@@ -9,21 +9,31 @@
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use corvid::engine::{ELO_MAX, ELO_MIN};
-use corvid::game::GameKind;
 use corvid::play::{BoardStyle, PlayConfig, Policy};
 use corvid::tools::arena::{split_command, EngineSpec, Limit, MatchConfig};
 use corvid::types::Color;
+use corvid::variants::GameKind;
 use std::ffi::OsString;
 use std::time::Duration;
+
+/// What Corvid is, with the games the registry lists.
+fn about() -> String {
+    format!("Corvid: a chess engine ({})", GameKind::titles())
+}
+
+/// The help of a `--variant` option: `what` and the games' names.
+fn variant_help(what: &str) -> String {
+    format!("{what}: {}", GameKind::names())
+}
 
 /// The verbs and their options.
 #[derive(Parser, Debug)]
 #[command(
     name = "corvid",
     version,
-    about = "Corvid: a chess engine (orthodox chess, Chess960, Makromachy)",
-    long_about = "Corvid: a chess engine (orthodox chess, Chess960, Makromachy).\n\nWithout a verb: the \
-                  protocol loop on stdin/stdout, UCI, or CECP (xboard) when the first command is `xboard`.",
+    about = about(),
+    long_about = format!("{}.\n\nWithout a verb: the protocol loop on stdin/stdout, UCI, or CECP (xboard) \
+                          when the first command is `xboard`.", about()),
     after_help = "Each verb lists its options with `corvid VERB --help`. Bad usage exits with status 1.\n\
                   OpenBench's form `corvid \"genfens N seed S book <file|None> [dfrc]\" quit` is read as \
                   `corvid genfens N seed S book ...`."
@@ -41,9 +51,9 @@ pub enum Verb {
     Perft(PerftArgs),
     /// The same, per root move (like Stockfish's `go perft`).
     Divide(PerftArgs),
-    /// Play a game against Corvid in the terminal (chess or Makromachy).
+    /// Play a game against Corvid in the terminal, any of its games (--variant).
     Play(PlayArgs),
-    /// Play games between two UCI engines (chess or Makromachy), refereed by Corvid.
+    /// Play games between two UCI engines, any of Corvid's games (--variant), refereed by Corvid.
     Match(MatchArgs),
     /// Self-play games for NNUE training data (whole games in viriformat, appended to --out).
     Datagen(corvid::tools::datagen::Config),
@@ -56,8 +66,8 @@ pub enum Verb {
     /// is printed as `info string error: ...` (on stdout, where OpenBench reads) with status 1.
     Genfens(GenfensArgs),
     /// Replay one game's moves (a PGN file) by the rules and print how it stands: `1-0 {White mates}`, or
-    /// `* {N plies, not over}`. Moves in the rules' notation (UCI for chess, SAN too); the game from the
-    /// `Variant` tag (`makromachy`, `fischerandom`) unless `--variant` says, the start from a `FEN` tag.
+    /// `* {N plies, not over}`. Moves in the rules' notation (as CECP reads them); the game from the
+    /// `Variant` tag unless `--variant` says, the start from a `FEN` tag.
     Referee(RefereeArgs),
 }
 
@@ -66,8 +76,8 @@ pub enum Verb {
 pub struct RefereeArgs {
     /// The PGN file of one game.
     pub pgn: std::path::PathBuf,
-    /// The game, whatever the PGN's `Variant` tag says: chess or makromachy.
-    #[arg(long)]
+    // The help comes from the registry, which knows the games.
+    #[arg(long, help = variant_help("The game, whatever the PGN's `Variant` tag says"))]
     pub variant: Option<GameKind>,
 }
 
@@ -89,15 +99,11 @@ pub fn referee(text: &str, variant: Option<GameKind>) -> Result<String, String> 
             movetext.push(' ');
         }
     }
-    let named = tags.get("variant").map(|v| v.to_ascii_lowercase());
-    let chess960 = named
-        .as_deref()
-        .is_some_and(|v| v.contains("960") || v.contains("fischer"));
-    let kind = variant.unwrap_or(if named.as_deref().is_some_and(|v| v.contains("makro")) {
-        GameKind::Makromachy
-    } else {
-        GameKind::Chess
-    });
+    // Each game reads the tag itself; a tag no game claims is the default game's.
+    let (named, chess960) = tags
+        .get("variant")
+        .map_or((None, false), |v| GameKind::from_pgn_variant(v));
+    let kind = variant.or(named).unwrap_or(GameKind::DEFAULT);
     let moves = movetext_moves(&movetext);
     let fen = tags.get("fen").cloned();
     corvid::for_game!(kind, V => replay::<V>(fen.as_deref(), chess960, &moves))
@@ -167,8 +173,7 @@ pub struct BenchArgs {
     /// Depth per position (default: the game's bench depth).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
-    /// The game: chess or makromachy.
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value_t = GameKind::DEFAULT, help = variant_help("The game"))]
     pub variant: GameKind,
 }
 
@@ -188,8 +193,7 @@ pub struct PerftArgs {
     /// Write castling as king-takes-rook (Shredder-FEN/X-FEN fields switch it on by themselves).
     #[arg(long)]
     pub chess960: bool,
-    /// The game: chess or makromachy.
-    #[arg(long, default_value = "chess")]
+    #[arg(long, default_value_t = GameKind::DEFAULT, help = variant_help("The game"))]
     pub variant: GameKind,
 }
 
@@ -204,13 +208,9 @@ pub enum Side {
     Random,
 }
 
-/// Which game `corvid play` plays; it also takes chess's other names, in any case.
+/// Which game `corvid play` plays; it also takes the games' other names, in any case.
 fn play_variant(text: &str) -> Result<GameKind, String> {
-    match text.to_ascii_lowercase().as_str() {
-        "chess" | "normal" | "standard" => Ok(GameKind::Chess),
-        "makromachy" => Ok(GameKind::Makromachy),
-        _ => Err("--variant needs chess or makromachy".to_string()),
-    }
+    GameKind::from_alias(text).ok_or_else(|| format!("--variant needs {}", GameKind::names()))
 }
 
 /// The options of `play`. A later occurrence of an option replaces an earlier one.
@@ -230,8 +230,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "MS", default_value_t = PlayConfig::default().movetime_ms,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: u64,
-    /// chess or makromachy (14x14; moves as d4d7, c13c14q, g2h3,h3i4, i1c1,a1i1).
-    #[arg(long, value_name = "NAME", default_value = "chess", value_parser = play_variant)]
+    #[arg(long, value_name = "NAME", default_value_t = GameKind::DEFAULT, value_parser = play_variant,
+          help = GameKind::play_help())]
     pub variant: GameKind,
     /// Start from this position (one quoted argument).
     #[arg(long)]
@@ -369,8 +369,7 @@ pub struct MatchArgs {
     /// A UCI option for B, repeatable.
     #[arg(long, value_name = "NAME=VALUE", value_parser = uci_option)]
     pub opt_b: Vec<(String, String)>,
-    /// The game: chess or makromachy.
-    #[arg(long, value_name = "V", default_value = "chess")]
+    #[arg(long, value_name = "V", default_value_t = GameKind::DEFAULT, help = variant_help("The game"))]
     pub variant: GameKind,
     /// Clock for both engines, seconds (10+0.1); --limit-a/-b override it per engine.
     #[arg(long, value_name = "BASE+INC", value_parser = Limit::parse_tc)]

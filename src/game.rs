@@ -231,11 +231,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 }
 
 /// Names a game everywhere a person or a protocol chooses one: the command line (`--variant`), UCI's
-/// `UCI_Variant`, CECP's `variant`, `play` and `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// `UCI_Variant`, CECP's `variant`, `play` and `match`. Its names, aliases and everything else a front end
+/// needs come from the game's own folder through the registry (`crate::variants`, which implements
+/// `name`, parsing and display), so that a front end never names a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
     /// Orthodox chess, Chess960 included (a flag of the position).
-    #[default]
     Chess,
     /// Makromachy, the 14x14 variant.
     Makromachy,
@@ -244,44 +245,14 @@ pub enum GameKind {
 impl GameKind {
     /// Every game, in the order `UCI_Variant` lists them.
     pub const ALL: [GameKind; 2] = [GameKind::Chess, GameKind::Makromachy];
-
-    /// The name on the command line and in the protocols (`chess`, `makromachy`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            GameKind::Chess => "chess",
-            GameKind::Makromachy => "makromachy",
-        }
-    }
-
-    /// The game called `name` (exactly as [`GameKind::name`] writes it).
-    pub fn from_name(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.name() == name)
-    }
+    /// The game a session starts with and a front end plays unless told otherwise (`Default`, as a
+    /// constant for static tables).
+    pub const DEFAULT: GameKind = GameKind::Chess;
 }
 
-impl std::fmt::Display for GameKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no [`GameKind`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownGame(pub String);
-
-impl std::fmt::Display for UnknownGame {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        write!(f, "unknown variant '{}' ({})", self.0, names.join(" or "))
-    }
-}
-
-impl std::error::Error for UnknownGame {}
-
-impl std::str::FromStr for GameKind {
-    type Err = UnknownGame;
-    fn from_str(s: &str) -> Result<GameKind, UnknownGame> {
-        GameKind::from_name(s).ok_or_else(|| UnknownGame(s.to_string()))
+impl Default for GameKind {
+    fn default() -> Self {
+        GameKind::DEFAULT
     }
 }
 
@@ -292,6 +263,16 @@ impl std::str::FromStr for GameKind {
 pub trait Variant: Sized + Send + Sync + 'static {
     /// Which game this is.
     const KIND: GameKind;
+    /// Its name on the command line and in the protocols (`chess`): what [`GameKind::name`] says.
+    const NAME: &'static str;
+    /// Other names a person may give it on the command line (`corvid play --variant normal`), in any case.
+    const ALIASES: &'static [&'static str] = &[];
+    /// The game as `corvid --help` lists it (`orthodox chess, Chess960`).
+    const TITLE: &'static str;
+    /// `corvid bench`'s positions, as FEN; a `960:` prefix asks for the Chess960 castling notation.
+    const BENCH_POSITIONS: &'static [&'static str];
+    /// `corvid bench`'s depth when none is given.
+    const BENCH_DEPTH: u32;
     /// What an invalid FEN is called in messages (`FEN`, `Makromachy FEN`).
     const FEN_NAME: &'static str;
 
@@ -314,6 +295,11 @@ pub trait Variant: Sized + Send + Sync + 'static {
     fn from_fen(fen: &str, chess960: bool) -> Result<Self::Position, Self::FenError>;
     /// The position as FEN.
     fn to_fen(pos: &Self::Position) -> String;
+    /// Does a PGN `Variant` tag (lower case) name this game? `Some(chess960)` when it does, with the castling
+    /// notation it implies; a tag no game claims is the default game's, in the standard notation.
+    fn reads_pgn_variant(_tag: &str) -> Option<bool> {
+        None
+    }
     /// Switches the castling notation (Chess960's king-takes-rook); a no-op for games without one.
     fn set_chess960(_pos: &mut Self::Position, _on: bool) {}
     /// Whose move it is.
@@ -378,6 +364,10 @@ pub enum BoardStyle {
 pub trait PlayHooks: Variant {
     /// The `help` text.
     const HELP: &'static str;
+    /// What the greeting says before "you play White" (` Makromachy:`; empty for the default game).
+    const GREETING: &'static str = "";
+    /// What `corvid play --help` says of the game's moves, if anything (`14x14; moves as d4d7, ...`).
+    const MOVES_HELP: Option<&'static str> = None;
     /// The board from `viewer`'s side, the squares of `last` highlighted.
     fn draw(
         pos: &Self::Position,
@@ -400,6 +390,9 @@ pub trait PlayHooks: Variant {
 /// PV in the GUI's notation, and which root moves Corvid may play. Implemented with each game in
 /// `crate::variants`; the CECP session is written once over it.
 pub trait Cecp: Variant {
+    /// The names CECP's `variant` command and the `variants` feature give this game, each with the castling
+    /// notation it implies (chess: `normal` and `fischerandom`).
+    const CECP_VARIANTS: &'static [CecpVariant];
     /// Does XBoard judge this game's endings by the same rules? XBoard checks an engine's claim of its own
     /// win or of a draw against its own reading of the rules; where that reading is not exact, Corvid
     /// announces endings in forms XBoard takes as they are (see `xboard::session`).
@@ -415,8 +408,30 @@ pub trait Cecp: Variant {
     /// The search's PV (moves in the engine's text, from `root`) as the GUI shows it; it stops at the first
     /// move that does not parse.
     fn pv_text(root: &Self::Position, pv: &[String]) -> Vec<String>;
+    /// The lines that tell XBoard the game when it is chosen (an engine-defined variant's `setup` and
+    /// `piece` commands); none for a game XBoard knows.
+    fn setup_lines() -> Vec<String> {
+        Vec::new()
+    }
+    /// The start position of a CECP game: XBoard's record of it, which may differ from the rules' own
+    /// (Makromachy: no castling rights unless `fast_castling`, as XBoard cannot show that castling).
+    fn cecp_start(chess960: bool, _fast_castling: bool) -> Self::Position {
+        Self::start_position(chess960)
+    }
     /// The root moves Corvid may play, as text (empty: all of them).
     fn search_moves(_pos: &Self::Position, _fast_castling: bool) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// One of a game's names under CECP (`variant NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CecpVariant {
+    /// The name (`normal`, `fischerandom`, `makromachy`).
+    pub name: &'static str,
+    /// The castling notation it implies (Chess960's king-takes-rook).
+    pub chess960: bool,
+    /// Naming it starts a new game at its start position even when the same game is being played; else
+    /// only another game is replaced (`variant normal` keeps a chess game going).
+    pub restarts: bool,
 }

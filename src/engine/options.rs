@@ -115,9 +115,6 @@ pub const HASH_DEFAULT_MB: i64 = 16;
 pub const ELO_MIN: i64 = crate::search::strength::ELO_MIN as i64;
 pub const ELO_MAX: i64 = crate::search::strength::ELO_MAX as i64;
 
-/// The game a new engine plays (`UCI_Variant`'s default).
-const DEFAULT_VARIANT: GameKind = GameKind::Chess;
-
 /// `UCI_Variant`'s words: every game's name, in [`GameKind::ALL`]'s order.
 const VARIANT_NAMES: [&str; GameKind::ALL.len()] = {
     let mut names = [""; GameKind::ALL.len()];
@@ -168,7 +165,7 @@ const SHOW_WDL: OptionSpec = option("UCI_ShowWDL", check(false), |e, v| {
 const VARIANT: OptionSpec = option(
     "UCI_Variant",
     OptionKind::Combo {
-        default: DEFAULT_VARIANT.name(),
+        default: GameKind::DEFAULT.name(),
         vars: &VARIANT_NAMES,
     },
     set_variant,
@@ -580,7 +577,7 @@ impl Default for EngineOptions {
             move_overhead_ms: MOVE_OVERHEAD.kind.spin_default() as u64,
             chess960: CHESS960.kind.check_default(),
             show_wdl: SHOW_WDL.kind.check_default(),
-            variant: DEFAULT_VARIANT,
+            variant: GameKind::DEFAULT,
             limit_strength: LIMIT_STRENGTH.kind.check_default(),
             elo: ELO.kind.spin_default() as u32,
             eval_file: EVAL_FILE.kind.text_default().to_string(),

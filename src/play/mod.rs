@@ -1,13 +1,12 @@
 //! `corvid play`: a person against Corvid in the terminal.
 //!
 //! Every rule decision (legality, the automatic endings, draw offers and their re-offer rule, resignation) is
-//! `variants::ChessRecord`'s; this module draws the board, reads commands and decides how Corvid conducts itself
-//! ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the same).
-//! Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is explained
-//! and the prompt comes back. Makromachy (`--variant makromachy`) is played by [`makro`] the same way, its
-//! rules being `variants::MakroRecord`'s.
+//! the game's `rules::Record`'s; this module draws the board, reads commands and decides how Corvid conducts
+//! itself ([`Conduct`]: when it accepts or offers a draw and when it resigns — the CECP front end uses the
+//! same). Input is one command a line, from a terminal or a pipe, so the mode is scriptable; bad input is
+//! explained and the prompt comes back. Every game (`--variant`) is played by the same loop, through what its
+//! folder in `variants` implements of `game::PlayHooks`.
 
-use crate::chess::Move;
 use crate::engine::{Engine, Report};
 use crate::for_game;
 use crate::game::{GameKind, PlayHooks};
@@ -25,7 +24,7 @@ pub use crate::conduct::{score_value, Conduct, Policy};
 
 /// What the engine decided in a position: its move and its evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Decision<M = Move> {
+pub struct Decision<M> {
     /// The move to play (`None` without a legal move).
     pub best: Option<M>,
     /// The evaluation for the side to move, when the search reported one.
@@ -132,7 +131,7 @@ impl Default for PlayConfig {
             elo: None,
             movetime_ms: 1000,
             fen: None,
-            variant: GameKind::Chess,
+            variant: GameKind::DEFAULT,
             pgn_path: None,
             opponent_elo: 1500,
             policy: Policy::default(),
@@ -202,7 +201,7 @@ fn run_game<V: PlayHooks + Registered, R: BufRead, W: Write>(
         Some(f) => V::from_fen(f, false).map_err(|e| format!("invalid {}: {e}", V::FEN_NAME))?,
         None => V::start_position(false),
     };
-    let setup = Setup::new(&config, tty_out)?;
+    let setup = Setup::new(&config, tty_out, V::GREETING)?;
     let mut s = PlaySession::<V, W> {
         game: Record::new(start),
         human: setup.human,
@@ -232,7 +231,8 @@ struct Setup {
 }
 
 impl Setup {
-    fn new(config: &PlayConfig, tty_out: bool) -> Result<Setup, String> {
+    /// `game` is what the greeting says of the game ([`PlayHooks::GREETING`]).
+    fn new(config: &PlayConfig, tty_out: bool, game: &str) -> Result<Setup, String> {
         let seed = config.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -261,10 +261,6 @@ impl Setup {
             "chosen".to_string()
         } else {
             format!("drawn at random, seed {seed}")
-        };
-        let game = match config.variant {
-            GameKind::Chess => "",
-            GameKind::Makromachy => " Makromachy:",
         };
         let greeting = format!(
             "Corvid {} —{game} you play {} ({how}). Type 'help' for commands.",

@@ -12,7 +12,6 @@ pub use crate::tunables::{Tunable, TuneValue};
 
 // Declared with the evaluation it scales; the chess search adapter (`variants/chess/search.rs`) still reads it
 // by this path.
-pub use crate::eval::params::eval_material_base;
 
 tunables! {
     /// Half-width of the first aspiration window around the previous iteration's score.

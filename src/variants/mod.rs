@@ -2,8 +2,12 @@
 //! dispatch from a [`GameKind`] chosen at run time to code monomorphised over the variant.
 //!
 //! This is the only module that lists the games. Adding one means a board folder beside `chess/` and `makro/`,
-//! an evaluator, its implementation here, and one arm in each of [`AnyMove`], [`AnyGame`], [`for_game!`] and
-//! [`by_game!`]: the engine, the protocols, `play`, the rules and the tools are generic and need no edit.
+//! an evaluator, its folder here (its [`Variant`], `Rules`, `PlayHooks` and `Cecp`: names and aliases, CECP's
+//! variant names and set-up lines, its start position as CECP records it, its bench positions), its name in
+//! `GameKind` and one arm in each of [`AnyMove`], [`AnyGame`], [`for_game!`], [`by_game!`] and `registered!`
+//! here: the engine, the protocols, `play`, the rules and the tools are generic and need no edit. Front ends
+//! learn what they need of a game from the `GameKind` methods below; `tests/front_ends_name_no_game.rs`
+//! fails when one names a game.
 
 mod chess;
 mod makro;
@@ -12,7 +16,7 @@ pub use self::chess::{scale_evaluation, Chess, ChessGame, ChessRecord};
 pub use self::makro::{MakroGame, MakroRecord, Makromachy};
 
 use crate::eval::nnue::Network;
-pub use crate::game::{GameKind, Variant};
+pub use crate::game::{Cecp, CecpVariant, GameKind, Variant};
 use std::sync::Arc;
 
 /// A move of any game, as the engine reports a best move to front ends that serve every game.
@@ -35,7 +39,7 @@ pub trait UsesNetwork: Variant {
 /// A variant's place in the registry: how its values are found in the game-erased types. Every registered
 /// game has its rules ([`crate::rules::Rules`]: how it ends), so generic front ends can referee it, and
 /// takes the engine's network ([`UsesNetwork`]).
-pub trait Registered: crate::rules::Rules + UsesNetwork {
+pub trait Registered: crate::rules::Rules + UsesNetwork + Cecp + crate::game::PlayHooks {
     /// `m` as a move of any game.
     fn any_move(m: Self::Move) -> AnyMove;
     /// `m` as this game's move (None when it belongs to another game).
@@ -123,6 +127,111 @@ macro_rules! by_game {
             }
         }
     };
+}
+
+impl GameKind {
+    /// The name on the command line and in the protocols (`chess`, `makromachy`): the game's own
+    /// [`Variant::NAME`].
+    pub const fn name(self) -> &'static str {
+        for_game!(self, V => V::NAME)
+    }
+
+    /// The game called `name` (exactly as [`GameKind::name`] writes it).
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The game called `text` by its name or one of its [`Variant::ALIASES`], in any case (what a person
+    /// types: `corvid play --variant Standard`).
+    pub fn from_alias(text: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|&k| {
+            let aliases = for_game!(k, V => V::ALIASES);
+            std::iter::once(k.name())
+                .chain(aliases.iter().copied())
+                .any(|n| n.eq_ignore_ascii_case(text))
+        })
+    }
+
+    /// Every game's name, `chess or makromachy`, for help and error messages.
+    pub fn names() -> String {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        names.join(" or ")
+    }
+
+    /// Every game as `corvid --help` describes it: `orthodox chess, Chess960, Makromachy`.
+    pub fn titles() -> String {
+        let titles: Vec<&str> = GameKind::ALL
+            .iter()
+            .map(|&k| for_game!(k, V => V::TITLE))
+            .collect();
+        titles.join(", ")
+    }
+
+    /// `corvid play --help` on `--variant`: the names, then what each game says of its moves.
+    pub fn play_help() -> String {
+        let notes: Vec<&str> = GameKind::ALL
+            .iter()
+            .filter_map(|&k| for_game!(k, V => <V as crate::game::PlayHooks>::MOVES_HELP))
+            .collect();
+        if notes.is_empty() {
+            GameKind::names()
+        } else {
+            format!("{} ({})", GameKind::names(), notes.join("; "))
+        }
+    }
+
+    /// The game a PGN `Variant` tag names (`None`: no game claims it) and the castling notation it
+    /// implies, each game reading the tag itself ([`Variant::reads_pgn_variant`]).
+    pub fn from_pgn_variant(tag: &str) -> (Option<GameKind>, bool) {
+        let tag = tag.to_ascii_lowercase();
+        let claims: Vec<(GameKind, bool)> = GameKind::ALL
+            .into_iter()
+            .filter_map(|k| for_game!(k, V => V::reads_pgn_variant(&tag)).map(|c| (k, c)))
+            .collect();
+        (claims.first().map(|c| c.0), claims.iter().any(|c| c.1))
+    }
+
+    /// The game and the [`CecpVariant`] CECP's `variant NAME` chooses.
+    pub fn from_cecp_variant(name: &str) -> Option<(GameKind, CecpVariant)> {
+        GameKind::ALL.into_iter().find_map(|k| {
+            let names = for_game!(k, V => <V as Cecp>::CECP_VARIANTS);
+            names.iter().find(|v| v.name == name).map(|&v| (k, v))
+        })
+    }
+
+    /// The CECP variants of every game, in the order of the `variants` feature (`normal,fischerandom,...`).
+    pub fn cecp_variants() -> Vec<&'static str> {
+        GameKind::ALL
+            .iter()
+            .flat_map(|&k| for_game!(k, V => <V as Cecp>::CECP_VARIANTS))
+            .map(|v| v.name)
+            .collect()
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no [`GameKind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown variant '{}' ({})", self.0, GameKind::names())
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::from_name(s).ok_or_else(|| UnknownGame(s.to_string()))
+    }
 }
 
 macro_rules! registered {

@@ -2,9 +2,10 @@
 
 use crate::engine::OptionKind;
 use crate::search::{Info, Score};
+use crate::variants::GameKind;
 
 /// The CECP-only options Corvid offers through `feature option=…`: its draw and resignation policy and
-/// Makromachy's castling (the engine's own options come from its table, `engine::OPTIONS`). Names have no
+/// whether it castles where XBoard cannot show the castling (`Cecp::search_moves`) (the engine's own options come from its table, `engine::OPTIONS`). Names have no
 /// spaces: python-chess (and some GUIs) take an option's name to end at the first space.
 const XB_OPTIONS: &[&str] = &[
     "AcceptDrawBelow -spin -25 -100000 100000",
@@ -26,7 +27,8 @@ pub fn format_features() -> String {
     s.push_str(&format!(
         "feature ping=1 setboard=1 playother=1 usermove=1 time=1 draw=1 sigint=0 sigterm=1 reuse=1 \
          analyze=1 colors=0 name=1 nps=0 memory=1 smp=1 debug=1 pause=0 \
-         egt=\"syzygy\" variants=\"normal,fischerandom,makromachy\" myname=\"Corvid {}\"\n",
+         egt=\"syzygy\" variants=\"{}\" myname=\"Corvid {}\"\n",
+        GameKind::cecp_variants().join(","),
         env!("CARGO_PKG_VERSION")
     ));
     // The engine options CECP offers, with the kind, default and range UCI gives them.

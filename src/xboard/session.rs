@@ -3,16 +3,15 @@
 use super::format::*;
 use super::games::{CecpGame, CecpGameOf};
 use super::parse::*;
-use crate::chess::{Color, Position};
 use crate::conduct::{Conduct, Policy};
 use crate::engine::{
     find_cecp_option, find_option, BestMove, Engine, OptionError, OptionKind, Report,
 };
-use crate::game::{Cecp, GameKind, Variant as _};
-use crate::makro::xbetza::makro_variant_lines;
+use crate::game::{Cecp, CecpVariant, GameKind, Variant as _};
 use crate::rules::Outcome;
 use crate::search::{Bound, Event, Limits, Score};
-use crate::variants::{AnyGame, Chess, Makromachy, Registered};
+use crate::types::Color;
+use crate::variants::{AnyGame, Registered};
 use crate::{by_game, for_game};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{BufRead, Write};
@@ -79,7 +78,7 @@ struct CecpSession<W: Write> {
     own_clock_ms: Option<u64>,
     opp_clock_ms: Option<u64>,
     conduct: Conduct,
-    /// Makromachy: may Corvid castle? XBoard 4.9 cannot show fast castling, so by default it does not.
+    /// May Corvid castle where XBoard cannot show it (Makromachy's fast castling)? By default it does not.
     fast_castling: bool,
     /// Analysis mode (`analyze` until `exit`): Corvid searches the current position without end and plays
     /// nothing.
@@ -111,7 +110,9 @@ impl<W: Write> CecpSession<W> {
             reports,
             output,
             output_ok: true,
-            game: AnyGame::Chess(CecpGame::new(Position::startpos())),
+            game: for_game!(GameKind::DEFAULT, V => {
+                V::into_any::<CecpGameOf>(CecpGame::new(V::start_position(false)))
+            }),
             chess960: false,
             force: false,
             corvid: Color::Black,
@@ -199,21 +200,26 @@ impl<W: Write> CecpSession<W> {
                 | Command::Force
                 | Command::Analyze
         );
+        if cmd == Command::Quit {
+            return false;
+        }
+        self.dispatch(cmd, line);
+        if restarts_analysis && self.analyzing {
+            self.analyze();
+        }
+        true
+    }
+
+    /// Carries out one command other than `quit` (`line` is its text, for error messages).
+    fn dispatch(&mut self, cmd: Command, line: &str) {
         match cmd {
-            Command::Xboard | Command::Ignored => {}
+            Command::Xboard | Command::Ignored | Command::Ponder(_) | Command::Quit => {}
             Command::Computer => self.opponent_computer = true,
             Command::Analyze => {
                 self.abort_search();
                 self.analyzing = true;
             }
-            Command::Exit => {
-                if self.analyzing {
-                    self.abort_search();
-                    self.analyzing = false;
-                    // Out of analysis Corvid plays nothing until told to (`go`, `playother`).
-                    self.force = true;
-                }
-            }
+            Command::Exit => self.exit_analysis(),
             Command::Stat => {
                 if self.analyzing && self.is_thinking() {
                     let line = self.stat01();
@@ -232,54 +238,23 @@ impl<W: Write> CecpSession<W> {
             }
             Command::Protover(v) => {
                 if v >= 2 {
-                    let f = format_features();
-                    for l in f.lines() {
+                    for l in format_features().lines() {
                         self.emit(l);
                     }
                 }
             }
-            Command::New => {
-                // CECP: `new` is standard chess; a variant is named again after it (XBoard does so).
-                self.abort_search();
-                self.set_variant(false);
-                self.start_game::<Chess>(Position::startpos());
-                self.force = false;
-                self.corvid = Color::Black;
-                self.ended = false;
-                self.sd = None;
-                self.own_clock_ms = None;
-                self.opp_clock_ms = None;
-                self.conduct.reset();
-                self.opponent_computer = false;
-                self.last_pv = None;
-                self.engine.new_game();
-            }
-            Command::Variant(v) => match v.as_str() {
-                "normal" => self.set_variant(false),
-                "makromachy" => self.set_makromachy(),
-                "fischerandom" => {
-                    self.set_variant(true);
-                    // The start array comes with `setboard`; until then the standard one (a valid 960 array).
-                    let mut p = Position::startpos();
-                    p.set_chess960(true);
-                    self.start_game::<Chess>(p);
+            Command::New => self.new_game(),
+            Command::Variant(v) => match GameKind::from_cecp_variant(&v) {
+                Some((kind, variant)) => {
+                    for_game!(kind, V => self.choose_variant::<V>(variant, false))
                 }
-                other => self.emit(&format!("Error (unsupported variant): {other}")),
+                None => self.emit(&format!("Error (unsupported variant): {v}")),
             },
             Command::Force => {
                 self.abort_search();
                 self.force = true;
             }
-            Command::Go => {
-                if self.analyzing {
-                    self.abort_search();
-                    self.analyzing = false;
-                }
-                self.force = false;
-                self.corvid = self.side_to_move();
-                self.ended = false;
-                self.maybe_think();
-            }
+            Command::Go => self.go(),
             Command::PlayOther => {
                 self.force = false;
                 self.corvid = self.side_to_move().flip();
@@ -301,23 +276,7 @@ impl<W: Write> CecpSession<W> {
                 self.abort_search();
                 self.ended = true;
             }
-            Command::SetBoard(fen) => {
-                self.abort_search();
-                let chess960 = self.chess960;
-                let ok = for_game!(self.game.kind(), V => match V::from_fen(&fen, chess960) {
-                    Ok(p) => {
-                        self.start_game::<V>(p);
-                        true
-                    }
-                    Err(_) => false,
-                });
-                if ok {
-                    self.ended = false;
-                    self.conduct.reset();
-                } else {
-                    self.emit("tellusererror Illegal position");
-                }
-            }
+            Command::SetBoard(fen) => self.set_board(&fen),
             Command::Undo | Command::Remove => {
                 self.abort_search();
                 let plies = if cmd == Command::Undo { 1 } else { 2 };
@@ -327,7 +286,6 @@ impl<W: Write> CecpSession<W> {
                 }
                 self.ended = false;
             }
-            Command::Ponder(_) => {}
             Command::Post(on) => self.post = on,
             Command::Memory(mb) => {
                 let r = self.set_engine_option("Hash", &mb.to_string());
@@ -337,85 +295,131 @@ impl<W: Write> CecpSession<W> {
                 let r = self.set_engine_option("Threads", &n.to_string());
                 self.option_result("cores", r);
             }
-            Command::Rating { opponent, .. } => {
-                // Contempt against a weaker opponent, from Corvid's own strength setting; none when unknown.
-                let options = self.engine.options();
-                let own =
-                    crate::conduct::own_strength(options.limit_strength.then_some(options.elo));
-                self.conduct.policy.contempt_cp = if opponent > 0 {
-                    crate::conduct::contempt_cp(own, opponent as u32)
-                } else {
-                    0
-                };
-            }
-            Command::EgtPath { kind, path } if kind == "syzygy" => {
-                // XBoard sends its default (`/EGT/Syzygy`) on every start whether or not it exists: a
-                // path that names no folder at all is a note for the log, not an error for the user. A
-                // folder without tables is still an error.
-                let sep = if cfg!(windows) { ';' } else { ':' };
-                let exists = path
-                    .split(sep)
-                    .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
-                if exists {
-                    let r = self.set_engine_option("SyzygyPath", &path);
-                    self.option_result("egtpath", r);
-                } else {
-                    let _ = self.set_engine_option("SyzygyPath", "<empty>");
-                    self.emit(&format!(
-                        "# egtpath syzygy {path}: no such folder, so no tablebases"
-                    ));
-                }
-            }
+            Command::Rating { opponent, .. } => self.set_opponent_rating(opponent),
+            Command::EgtPath { kind, path } if kind == "syzygy" => self.set_syzygy_path(&path),
             Command::EgtPath { kind, .. } => {
                 self.emit(&format!("Error (unsupported table kind {kind}): egtpath"));
             }
             Command::Option { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Quit => return false,
         }
-        if restarts_analysis && self.analyzing {
-            self.analyze();
-        }
-        true
     }
 
-    fn set_variant(&mut self, chess960: bool) {
-        self.chess960 = chess960;
-        if self.game.kind() != GameKind::Chess {
-            self.start_game::<Chess>(Position::startpos());
+    /// `exit`: out of analysis Corvid plays nothing until told to (`go`, `playother`).
+    fn exit_analysis(&mut self) {
+        if self.analyzing {
+            self.abort_search();
+            self.analyzing = false;
+            self.force = true;
         }
-        let _ = self.engine.set_option("UCI_Variant", Some("chess"));
+    }
+
+    /// `go`: Corvid plays the side to move, from now on.
+    fn go(&mut self) {
+        if self.analyzing {
+            self.abort_search();
+            self.analyzing = false;
+        }
+        self.force = false;
+        self.corvid = self.side_to_move();
+        self.ended = false;
+        self.maybe_think();
+    }
+
+    /// `new`: the default game from its start, Corvid Black, the clocks and the conduct forgotten. CECP: a
+    /// variant is named again after it (XBoard does so).
+    fn new_game(&mut self) {
+        for_game!(GameKind::DEFAULT, V => {
+            // The game's first CECP name (`normal`); a game without one is chosen by its own name.
+            let variant = V::CECP_VARIANTS.first().copied().unwrap_or(CecpVariant {
+                name: V::NAME,
+                chess960: false,
+                restarts: true,
+            });
+            self.choose_variant::<V>(variant, true)
+        });
+        self.force = false;
+        self.corvid = Color::Black;
+        self.sd = None;
+        self.own_clock_ms = None;
+        self.opp_clock_ms = None;
+        self.opponent_computer = false;
+        self.last_pv = None;
+        self.engine.new_game();
+    }
+
+    /// `variant NAME` (and `new`, with `restart`): the engine switches game and castling notation; the game
+    /// starts anew when it changes, when the variant says so or when `restart` does; XBoard learns the set-up
+    /// of a game it does not know.
+    fn choose_variant<V: Registered>(&mut self, variant: CecpVariant, restart: bool) {
+        self.abort_search();
+        self.chess960 = variant.chess960;
         let _ = self.engine.set_option(
             "UCI_Chess960",
-            Some(if chess960 { "true" } else { "false" }),
+            Some(if variant.chess960 { "true" } else { "false" }),
         );
-    }
-
-    /// `variant makromachy`: the engine switches game, and XBoard learns the board, pieces and start position.
-    fn set_makromachy(&mut self) {
-        self.abort_search();
-        self.chess960 = false;
-        let _ = self.engine.set_option("UCI_Chess960", Some("false"));
-        if let Err(e) = self.engine.set_option("UCI_Variant", Some("makromachy")) {
-            self.emit(&format!("Error ({e}): variant makromachy"));
+        if let Err(e) = self.engine.set_option("UCI_Variant", Some(V::NAME)) {
+            self.emit(&format!("Error ({e}): variant {}", variant.name));
             return;
         }
-        // The engine announces the switch for UCI GUIs; XBoard gets the `setup` command instead.
+        // The engine announces a switch for UCI GUIs (`Variant::variant_note`); XBoard gets `setup_lines`.
         while self.reports.try_recv().is_ok() {}
-        // Without fast castling the game starts without castling rights, as XBoard records it (its FEN tag,
-        // and the `setboard` it sends the second engine, have none: it cannot show this castling), so both
-        // engines and XBoard's record count repetitions alike.
-        let start = if self.fast_castling {
-            crate::makro::Position::startpos()
-        } else {
-            let fen = crate::makro::STARTPOS.replacen(" KQkq ", " - ", 1);
-            crate::makro::Position::from_fen(&fen)
-                .unwrap_or_else(|_| crate::makro::Position::startpos())
-        };
-        self.start_game::<Makromachy>(start);
-        self.ended = false;
-        self.conduct.reset();
-        for line in makro_variant_lines() {
+        if restart || variant.restarts || self.game.kind() != V::KIND {
+            self.start_game::<V>(V::cecp_start(variant.chess960, self.fast_castling));
+            self.ended = false;
+            self.conduct.reset();
+        }
+        for line in V::setup_lines() {
             self.emit(&line);
+        }
+    }
+
+    /// `setboard FEN`: a new game of the current variant from `fen`.
+    fn set_board(&mut self, fen: &str) {
+        self.abort_search();
+        let chess960 = self.chess960;
+        let ok = for_game!(self.game.kind(), V => match V::from_fen(fen, chess960) {
+            Ok(p) => {
+                self.start_game::<V>(p);
+                true
+            }
+            Err(_) => false,
+        });
+        if ok {
+            self.ended = false;
+            self.conduct.reset();
+        } else {
+            self.emit("tellusererror Illegal position");
+        }
+    }
+
+    /// `rating OWN OPPONENT`: contempt against a weaker opponent, from Corvid's own strength setting; none
+    /// when the opponent's is unknown (0).
+    fn set_opponent_rating(&mut self, opponent: i32) {
+        let options = self.engine.options();
+        let own = crate::conduct::own_strength(options.limit_strength.then_some(options.elo));
+        self.conduct.policy.contempt_cp = if opponent > 0 {
+            crate::conduct::contempt_cp(own, opponent as u32)
+        } else {
+            0
+        };
+    }
+
+    /// `egtpath syzygy PATH`. XBoard sends its default (`/EGT/Syzygy`) on every start whether or not it
+    /// exists: a path that names no folder at all is a note for the log, not an error for the user. A folder
+    /// without tables is still an error.
+    fn set_syzygy_path(&mut self, path: &str) {
+        let sep = if cfg!(windows) { ';' } else { ':' };
+        let exists = path
+            .split(sep)
+            .any(|p| !p.trim().is_empty() && std::path::Path::new(p.trim()).is_dir());
+        if exists {
+            let r = self.set_engine_option("SyzygyPath", path);
+            self.option_result("egtpath", r);
+        } else {
+            let _ = self.set_engine_option("SyzygyPath", "<empty>");
+            self.emit(&format!(
+                "# egtpath syzygy {path}: no such folder, so no tablebases"
+            ));
         }
     }
 

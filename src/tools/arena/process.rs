@@ -103,8 +103,9 @@ impl EngineProcess {
                 break;
             }
         }
-        if variant == GameKind::Makromachy {
-            engine.send("setoption name UCI_Variant value makromachy")?;
+        // The default game needs no option: any UCI engine plays it, also one without `UCI_Variant`.
+        if variant != GameKind::DEFAULT {
+            engine.send(&format!("setoption name UCI_Variant value {variant}"))?;
         }
         for (k, v) in &spec.options {
             engine.send(&format!("setoption name {k} value {v}"))?;

@@ -3,9 +3,24 @@
 
 use super::Chess;
 use crate::chess::{Move, MoveKind, Position};
-use crate::game::Cecp;
+use crate::game::{Cecp, CecpVariant};
 
 impl Cecp for Chess {
+    /// `variant normal` goes on with a chess game (only another game is replaced); `fischerandom` starts
+    /// one at the standard array until `setboard` brings the real one (a valid Chess960 array too).
+    const CECP_VARIANTS: &'static [CecpVariant] = &[
+        CecpVariant {
+            name: "normal",
+            chess960: false,
+            restarts: false,
+        },
+        CecpVariant {
+            name: "fischerandom",
+            chess960: true,
+            restarts: true,
+        },
+    ];
+
     /// UCI, or SAN (castling also with zeros).
     fn read_gui_move(pos: &Position, text: &str) -> Option<Move> {
         pos.parse_uci_move(text)

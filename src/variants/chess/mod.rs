@@ -1,5 +1,6 @@
 //! Orthodox chess and Chess960 as a [`Variant`].
 
+mod bench;
 mod cecp;
 mod play;
 mod rules;
@@ -32,6 +33,11 @@ pub struct Chess;
 
 impl Variant for Chess {
     const KIND: GameKind = GameKind::Chess;
+    const NAME: &'static str = "chess";
+    const ALIASES: &'static [&'static str] = &["normal", "standard"];
+    const TITLE: &'static str = "orthodox chess, Chess960";
+    const BENCH_POSITIONS: &'static [&'static str] = bench::POSITIONS;
+    const BENCH_DEPTH: u32 = bench::DEPTH;
     const FEN_NAME: &'static str = "FEN";
     type Position = Position;
     type Move = Move;
@@ -52,6 +58,11 @@ impl Variant for Chess {
 
     fn to_fen(pos: &Position) -> String {
         pos.to_fen()
+    }
+
+    /// `Chess960`, `Fischerandom`...: Chess960 castling; other tags (`Standard`) are the default game.
+    fn reads_pgn_variant(tag: &str) -> Option<bool> {
+        (tag.contains("960") || tag.contains("fischer")).then_some(true)
     }
 
     fn set_chess960(pos: &mut Position, on: bool) {

@@ -141,7 +141,7 @@ pub fn scale_evaluation(pos: &Position, raw: i32) -> i32 {
     let material = 3 * (count(PieceType::Knight) + count(PieceType::Bishop))
         + 5 * count(PieceType::Rook)
         + 9 * count(PieceType::Queen);
-    let base = crate::search::params::eval_material_base();
+    let base = crate::eval::params::eval_material_base();
     let scaled = raw * (base + material) / (base + 48);
     scaled * (200 - pos.halfmove_clock() as i32).max(0) / 200
 }

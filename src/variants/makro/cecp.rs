@@ -2,7 +2,7 @@
 //! and no fast castling unless asked for, since XBoard cannot show it.
 
 use super::Makromachy;
-use crate::game::Cecp;
+use crate::game::{Cecp, CecpVariant};
 use crate::makro::geometry::{rank_of, RANKS};
 use crate::makro::{Move, MoveKind, Position};
 use crate::types::Color;
@@ -11,6 +11,30 @@ impl Cecp for Makromachy {
     /// XBoard knows the pieces only from their XBetza descriptions, which cannot say every rule (airlift
     /// landings, flights over ranked pieces, the repetition and anti-trade rules).
     const GUI_KNOWS_RULES: bool = false;
+
+    /// An engine-defined variant of XBoard 4.9: naming it always starts a game and sends its set-up.
+    const CECP_VARIANTS: &'static [CecpVariant] = &[CecpVariant {
+        name: "makromachy",
+        chess960: false,
+        restarts: true,
+    }];
+
+    /// The `setup` command (board, piece letters, start position) and one `piece` command per kind.
+    fn setup_lines() -> Vec<String> {
+        crate::makro::xbetza::makro_variant_lines()
+    }
+
+    /// Without fast castling the game starts without castling rights, as XBoard records it (its FEN tag,
+    /// and the `setboard` it sends the second engine, have none: it cannot show this castling), so both
+    /// engines and XBoard's record count repetitions alike.
+    fn cecp_start(_chess960: bool, fast_castling: bool) -> Position {
+        if fast_castling {
+            Position::startpos()
+        } else {
+            let fen = crate::makro::STARTPOS.replacen(" KQkq ", " - ", 1);
+            Position::from_fen(&fen).unwrap_or_else(|_| Position::startpos())
+        }
+    }
 
     /// Squares and promotion letters are lower case in the rules' notation; a GUI may capitalise the piece.
     fn gui_text(text: &str) -> String {

@@ -2,6 +2,7 @@
 
 use crate::eval::makro::MakroEval;
 use crate::game::{GameKind, Variant};
+mod bench;
 mod cecp;
 mod params;
 mod play;
@@ -22,6 +23,10 @@ pub struct Makromachy;
 
 impl Variant for Makromachy {
     const KIND: GameKind = GameKind::Makromachy;
+    const NAME: &'static str = "makromachy";
+    const TITLE: &'static str = "Makromachy";
+    const BENCH_POSITIONS: &'static [&'static str] = bench::POSITIONS;
+    const BENCH_DEPTH: u32 = bench::DEPTH;
     const FEN_NAME: &'static str = "Makromachy FEN";
     type Position = Position;
     type Move = Move;
@@ -40,6 +45,10 @@ impl Variant for Makromachy {
 
     fn to_fen(pos: &Position) -> String {
         pos.to_fen()
+    }
+
+    fn reads_pgn_variant(tag: &str) -> Option<bool> {
+        tag.contains("makro").then_some(false)
     }
 
     fn side_to_move(pos: &Position) -> Color {

@@ -95,6 +95,9 @@ pub fn draw_makro_board(
 
 impl PlayHooks for Makromachy {
     const HELP: &'static str = HELP;
+    const GREETING: &'static str = " Makromachy:";
+    const MOVES_HELP: Option<&'static str> =
+        Some("14x14; moves as d4d7, c13c14q, g2h3,h3i4, i1c1,a1i1");
 
     fn draw(pos: &Position, last: Option<Move>, viewer: Color, style: BoardStyle) -> String {
         draw_makro_board(pos, last, viewer, style)

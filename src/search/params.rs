@@ -10,9 +10,6 @@
 use crate::tunables::tunables;
 pub use crate::tunables::{Tunable, TuneValue};
 
-// Declared with the evaluation it scales; the chess search adapter (`variants/chess/search.rs`) still reads it
-// by this path.
-
 tunables! {
     /// Half-width of the first aspiration window around the previous iteration's score.
     aspiration_delta: i32 = 20, 10, 40;

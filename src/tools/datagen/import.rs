@@ -120,7 +120,11 @@ pub fn run(args: &ImportArgs) -> Result<Summary, String> {
             let file = std::fs::File::open(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let name = path.display().to_string();
-            convert_any(&mut BufReader::new(file), &name, &mut out, &mut summary, 0)?;
+            let mut sink = Sink {
+                out: &mut out,
+                summary: &mut summary,
+            };
+            convert_any(&mut BufReader::new(file), &name, &mut sink, 0)?;
         }
         if summary.games == 0 {
             return Err(format!(
@@ -171,13 +175,18 @@ fn input_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Where converted games go, and the count of what was converted and skipped.
+struct Sink<'a> {
+    out: &'a mut dyn Write,
+    summary: &'a mut Summary,
+}
+
 /// Converts one input of any kind, told by its first bytes: a tar archive (OpenBench's download), bzip2 (an
 /// upload), else PGN text. `depth` stops archives nested without end.
 fn convert_any(
     input: &mut dyn BufRead,
     name: &str,
-    out: &mut dyn Write,
-    summary: &mut Summary,
+    sink: &mut Sink,
     depth: u32,
 ) -> Result<(), String> {
     // The first bytes, read in full: a buffer may hold fewer of them than the input has.
@@ -190,11 +199,11 @@ fn convert_any(
     let is_tar = head.len() >= 262 && &head[257..262] == b"ustar";
     if head.starts_with(b"BZh") && depth < 3 {
         let mut text = BufReader::new(bzip2::read::MultiBzDecoder::new(input));
-        convert_any(&mut text, name, out, summary, depth + 1)
+        convert_any(&mut text, name, sink, depth + 1)
     } else if is_tar && depth < 3 {
-        convert_tar(&mut input, name, out, summary, depth + 1)
+        convert_tar(&mut input, name, sink, depth + 1)
     } else {
-        convert(&mut input, name, out, summary)
+        convert(&mut input, name, sink.out, sink.summary)
     }
 }
 
@@ -203,8 +212,7 @@ fn convert_any(
 fn convert_tar(
     input: &mut dyn BufRead,
     name: &str,
-    out: &mut dyn Write,
-    summary: &mut Summary,
+    sink: &mut Sink,
     depth: u32,
 ) -> Result<(), String> {
     let cut = |what: &str| format!("{name}: the archive ends {what}: cut off?");
@@ -254,7 +262,7 @@ fn convert_tar(
         let mut data = input.take(size);
         // Regular files only; pax headers, directories and links carry no games.
         if matches!(header[156], b'0' | 0) {
-            convert_any(&mut data, &member, out, summary, depth)?;
+            convert_any(&mut data, &member, sink, depth)?;
         }
         std::io::copy(&mut data, &mut std::io::sink())
             .map_err(|e| format!("{member}: cannot read: {e}"))?;

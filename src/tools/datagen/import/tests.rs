@@ -143,7 +143,11 @@ fn sample(name: &str) -> PathBuf {
 
 fn convert_bytes(text: &[u8], name: &str) -> Result<(Vec<u8>, Summary), String> {
     let (mut out, mut summary) = (Vec::new(), Summary::default());
-    convert_any(&mut &text[..], name, &mut out, &mut summary, 0)?;
+    let mut sink = Sink {
+        out: &mut out,
+        summary: &mut summary,
+    };
+    convert_any(&mut &text[..], name, &mut sink, 0)?;
     Ok((out, summary))
 }
 

@@ -1020,9 +1020,20 @@ fn command_line_train_export_and_eval() {
     assert!(err.contains("--buckets"), "{err}");
     let err = crate::run(parse(&["t", "train", &data_s, "--buckets", "3"])).expect_err("3 buckets");
     assert!(err.contains("--buckets"), "{err}");
-    // --init of a one-bucket net with --buckets 8 starts every bucket from its output layer; it cannot
-    // take up mirroring.
-    let spread_out = s(&dir.join("spread"));
+    spread_init(&dir, &init, &init_out, &final_net);
+    assert!(
+        crate::Cli::try_parse_from(["t", "train"]).is_err(),
+        "data files are required"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--init` of a one-bucket net (`init`: the arguments of a run from it, writing to `init_out`) with
+/// `--buckets 8` starts every bucket from its output layer; it cannot take up mirroring.
+fn spread_init(dir: &std::path::Path, init: &[&str], init_out: &str, final_net: &[u8]) {
+    use clap::Parser;
+    let parse = |args: &[&str]| crate::Cli::try_parse_from(args).expect("valid command line");
+    let spread_out = dir.join("spread").to_str().expect("utf-8 path").to_string();
     let mut init8 = init.to_vec();
     let at = init8
         .iter()
@@ -1035,7 +1046,7 @@ fn command_line_train_export_and_eval() {
         &std::fs::read(dir.join("spread").join("final.nnue")).expect("spread net"),
     )
     .expect("valid");
-    let plain = QuantNet::decode(&final_net).expect("valid");
+    let plain = QuantNet::decode(final_net).expect("valid");
     assert_eq!((spread.shape.buckets, spread.shape.mirror), (8, false));
     assert_eq!(spread.ft_w, plain.ft_w);
     assert_eq!(spread.out_w, plain.out_w.repeat(8));
@@ -1044,9 +1055,4 @@ fn command_line_train_export_and_eval() {
     mirror.push("--mirror");
     let err = crate::run(parse(&mirror)).expect_err("a plain net cannot take up mirroring");
     assert!(err.contains("--mirror"), "{err}");
-    assert!(
-        crate::Cli::try_parse_from(["t", "train"]).is_err(),
-        "data files are required"
-    );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -230,24 +230,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
-/// Names a game everywhere a person or a protocol chooses one: the command line (`--variant`), UCI's
-/// `UCI_Variant`, CECP's `variant`, `play` and `match`. Its names, aliases and everything else a front end
-/// needs come from the game's own folder through the registry (`crate::variants`, which implements
-/// `name`, parsing and display), so that a front end never names a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Orthodox chess, Chess960 included (a flag of the position).
-    Chess,
-    /// Makromachy, the 14x14 variant.
-    Makromachy,
-}
+// `GameKind`: one name a game, built from the registry's list (`crate::variants`, the `games!` macro).
+crate::games!(@list kinds);
 
 impl GameKind {
-    /// Every game, in the order `UCI_Variant` lists them.
-    pub const ALL: [GameKind; 2] = [GameKind::Chess, GameKind::Makromachy];
     /// The game a session starts with and a front end plays unless told otherwise (`Default`, as a
     /// constant for static tables).
-    pub const DEFAULT: GameKind = GameKind::Chess;
+    pub const DEFAULT: GameKind = GameKind::ALL[0];
 }
 
 impl Default for GameKind {

@@ -1,13 +1,14 @@
 //! The games Corvid plays, registered in one place: one [`Variant`] implementation per game, and the
 //! dispatch from a [`GameKind`] chosen at run time to code monomorphised over the variant.
 //!
-//! This is the only module that lists the games. Adding one means a board folder beside `chess/` and `makro/`,
-//! an evaluator, its folder here (its [`Variant`], `Rules`, `PlayHooks` and `Cecp`: names and aliases, CECP's
-//! variant names and set-up lines, its start position as CECP records it, its bench positions), its name in
-//! `GameKind` and one arm in each of [`AnyMove`], [`AnyGame`], [`for_game!`], [`by_game!`] and `registered!`
-//! here: the engine, the protocols, `play`, the rules and the tools are generic and need no edit. Front ends
-//! learn what they need of a game from the `GameKind` methods below; `tests/front_ends_name_no_game.rs`
-//! fails when one names a game.
+//! This is the only module that lists the games, in one place: the `games!` macro's list. Adding one means a
+//! board folder beside `chess/` and `makro/`, an evaluator, its folder here (its [`Variant`], `Rules`,
+//! `PlayHooks` and `Cecp`: names and aliases, CECP's variant names and set-up lines, its start position as
+//! CECP records it, its bench positions), its `mod` line and re-export here, and one line in `games!`:
+//! [`GameKind`], [`AnyMove`], [`AnyGame`], [`for_game!`], [`by_game!`] and the [`Registered`] impls are built
+//! from that list. The engine, the protocols, `play`, the rules and the tools are generic and need no edit.
+//! Front ends learn what they need of a game from the `GameKind` methods below;
+//! `tests/front_ends_name_no_game.rs` fails when one names a game.
 
 mod chess;
 mod makro;
@@ -19,13 +20,93 @@ use crate::eval::nnue::Network;
 pub use crate::game::{Cecp, CecpVariant, GameKind, Variant};
 use std::sync::Arc;
 
-/// A move of any game, as the engine reports a best move to front ends that serve every game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnyMove {
-    /// A chess move.
-    Chess(crate::chess::Move),
-    /// A Makromachy move.
-    Makromachy(crate::makro::Move),
+/// The registry: every game Corvid plays, one line each (its type in this module, named as in [`GameKind`],
+/// and its move type), in `UCI_Variant`'s order; the first is the default. [`GameKind`], [`AnyMove`],
+/// [`AnyGame`], [`for_game!`], [`by_game!`] and the [`Registered`] impls are all built from this list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! games {
+    (@list $($what:tt)*) => {
+        $crate::games! { @with [
+            Chess: $crate::chess::Move,
+            Makromachy: $crate::makro::Move,
+        ] $($what)* }
+    };
+    (@with [$($g:ident: $mv:ty,)*] kinds) => {
+        /// Names a game everywhere a person or a protocol chooses one: the command line (`--variant`),
+        /// UCI's `UCI_Variant`, CECP's `variant`, `play` and `match`. Its names, aliases and everything else a
+        /// front end needs come from the game's own folder through the registry (`crate::variants`, which
+        /// implements `name`, parsing and display), so that a front end never names a game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("The game of `variants::", stringify!($g), "`.")]
+                $g,
+            )*
+        }
+        impl GameKind {
+            /// Every game, in the order `UCI_Variant` lists them.
+            pub const ALL: [GameKind; [$(GameKind::$g),*].len()] = [$(GameKind::$g),*];
+        }
+    };
+    (@with [$($g:ident: $mv:ty,)*] any) => {
+        /// A move of any game, as the engine reports a best move to front ends that serve every game.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum AnyMove {
+            $(
+                #[doc = concat!("A move of `", stringify!($g), "`.")]
+                $g($mv),
+            )*
+        }
+        /// One value of `F::Of<V>` for the game that runs; [`by_game!`] opens it generically.
+        pub enum AnyGame<F: PerGame> {
+            $(
+                #[doc = concat!("`", stringify!($g), "`'s value.")]
+                $g(F::Of<$g>),
+            )*
+        }
+        impl<F: PerGame> Clone for AnyGame<F>
+        where
+            $(F::Of<$g>: Clone,)*
+        {
+            fn clone(&self) -> Self {
+                match self {
+                    $(AnyGame::$g(v) => AnyGame::$g(v.clone()),)*
+                }
+            }
+        }
+        impl<F: PerGame> AnyGame<F> {
+            /// Which game the value belongs to.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(AnyGame::$g(_) => GameKind::$g,)*
+                }
+            }
+        }
+        $(registered!($g);)*
+    };
+    (@with [$($g:ident: $mv:ty,)*] for_game $kind:expr, $v:ident, $body:expr) => {
+        match $kind {
+            $(
+                $crate::game::GameKind::$g => {
+                    #[allow(dead_code)]
+                    type $v = $crate::variants::$g;
+                    $body
+                }
+            )*
+        }
+    };
+    (@with [$($g:ident: $mv:ty,)*] by_game $value:expr, $x:pat, $v:ident, $body:expr) => {
+        match $value {
+            $(
+                $crate::variants::AnyGame::$g($x) => {
+                    #[allow(dead_code)]
+                    type $v = $crate::variants::$g;
+                    $body
+                }
+            )*
+        }
+    };
 }
 
 /// How the network an engine session owns reaches a game's evaluator ([`Variant::EvalSetting`]): chess
@@ -59,53 +140,11 @@ pub trait PerGame {
     type Of<V: Registered>;
 }
 
-/// One value of `F::Of<V>` for the game that runs; [`by_game!`] opens it generically.
-pub enum AnyGame<F: PerGame> {
-    /// Chess's value.
-    Chess(F::Of<Chess>),
-    /// Makromachy's value.
-    Makromachy(F::Of<Makromachy>),
-}
-
-impl<F: PerGame> Clone for AnyGame<F>
-where
-    F::Of<Chess>: Clone,
-    F::Of<Makromachy>: Clone,
-{
-    fn clone(&self) -> Self {
-        match self {
-            AnyGame::Chess(v) => AnyGame::Chess(v.clone()),
-            AnyGame::Makromachy(v) => AnyGame::Makromachy(v.clone()),
-        }
-    }
-}
-
-impl<F: PerGame> AnyGame<F> {
-    /// Which game the value belongs to.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyGame::Chess(_) => GameKind::Chess,
-            AnyGame::Makromachy(_) => GameKind::Makromachy,
-        }
-    }
-}
-
 /// Runs `$body` with the type `$v` naming the variant of `$kind`: `for_game!(kind, V => V::start_position(false))`.
 #[macro_export]
 macro_rules! for_game {
     ($kind:expr, $v:ident => $body:expr) => {
-        match $kind {
-            $crate::game::GameKind::Chess => {
-                #[allow(dead_code)]
-                type $v = $crate::variants::Chess;
-                $body
-            }
-            $crate::game::GameKind::Makromachy => {
-                #[allow(dead_code)]
-                type $v = $crate::variants::Makromachy;
-                $body
-            }
-        }
+        $crate::games!(@list for_game $kind, $v, $body)
     };
 }
 
@@ -114,18 +153,7 @@ macro_rules! for_game {
 #[macro_export]
 macro_rules! by_game {
     ($value:expr, $x:pat, $v:ident => $body:expr) => {
-        match $value {
-            $crate::variants::AnyGame::Chess($x) => {
-                #[allow(dead_code)]
-                type $v = $crate::variants::Chess;
-                $body
-            }
-            $crate::variants::AnyGame::Makromachy($x) => {
-                #[allow(dead_code)]
-                type $v = $crate::variants::Makromachy;
-                $body
-            }
-        }
+        $crate::games!(@list by_game $value, $x, $v, $body)
     };
 }
 
@@ -235,8 +263,8 @@ impl std::str::FromStr for GameKind {
 }
 
 macro_rules! registered {
-    ($v:ty, $arm:ident) => {
-        impl Registered for $v {
+    ($arm:ident) => {
+        impl Registered for $arm {
             fn any_move(m: Self::Move) -> AnyMove {
                 AnyMove::$arm(m)
             }
@@ -268,8 +296,7 @@ macro_rules! registered {
     };
 }
 
-registered!(Chess, Chess);
-registered!(Makromachy, Makromachy);
+games!(@list any);
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]

@@ -63,8 +63,16 @@ $(bench_line)"
         # commit too). Another git command (a merge, a commit) may hold the index for a while: retry for up
         # to ten minutes; a chunk that still fails goes in with the next one.
         for _ in $(seq 60); do
+            # A chunk counts when git lacks it or holds an unfinished copy (kept by `scripts/jobs.py` when
+            # the cores were taken); such a copy's progress file is tracked, and its final state goes too.
             pending="$(cut -f1 "$manifest" | tail -n +2 | while read -r f; do
-                git ls-files --error-unmatch "$f" >/dev/null 2>&1 || echo "$f"; done)"
+                if ! git ls-files --error-unmatch "$f" >/dev/null 2>&1 || ! git diff --quiet -- "$f"; then
+                    echo "$f"
+                fi
+                if git ls-files --error-unmatch "$f.progress" >/dev/null 2>&1 &&
+                    ! git diff --quiet -- "$f.progress"; then
+                    echo "$f.progress"
+                fi; done)"
             # shellcheck disable=SC2086
             if [ ! -f .git/MERGE_HEAD ] && git add $pending "$manifest" &&
                 git commit -q -m "$msg" -- $pending "$manifest"; then

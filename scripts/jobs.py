@@ -337,6 +337,22 @@ def stop_proc(proc):
             proc.wait()
 
 
+def keep_partial_chunks():
+    """Commits the unfinished datagen chunks (their games and progress files), so that a stop or a timed SPRT
+    that takes the cores loses no games: `datagen_chunks.sh` resumes such a chunk on any machine, and its
+    finished form replaces this one."""
+    listed = {line.split("\t")[0] for line in open(os.path.join(ROOT, "nets/games/manifest.tsv"))}
+    for prog in glob.glob(os.path.join(ROOT, "nets/games/*/*.vf.progress")):
+        chunk = os.path.relpath(prog[: -len(".progress")], ROOT)
+        if chunk in listed or not os.path.exists(os.path.join(ROOT, chunk)):
+            continue
+        games = next((line.split()[1] for line in open(prog) if line.startswith("games ")), "?")
+        # The progress files are ignored by git (they change with every game): add this one by force.
+        sh("git", "add", "-f", "--", chunk, chunk + ".progress")
+        if commit(f"jobs: {chunk} kept unfinished ({games} games) to resume", [chunk, chunk + ".progress"]):
+            log(f"committed the unfinished {chunk} ({games} games)")
+
+
 def supervise():
     try:
         with open("/proc/self/autogroup", "w") as f:
@@ -374,6 +390,8 @@ def supervise():
                 log(f"stopping {name}")
                 stop_proc(proc)
                 del running[name]
+                if jobs.get(name, {}).get("kind") == "datagen":
+                    keep_partial_chunks()
         for name, cores in want.items():
             if name in running:
                 continue
@@ -404,6 +422,7 @@ def supervise():
         time.sleep(20)
     for proc, *_ in running.values():
         stop_proc(proc)
+    keep_partial_chunks()
     commit_state("stopped")
     os.remove(PIDFILE)
 

@@ -39,6 +39,21 @@ struct Frame<M> {
     cutoffs: i32,
 }
 
+/// A ply before its first move: no evaluation yet, nothing made, nothing excluded.
+impl<M: Default> Default for Frame<M> {
+    fn default() -> Self {
+        Frame {
+            eval: NO_EVAL,
+            ps: None,
+            null: false,
+            excluded: M::default(),
+            reduction: 0,
+            noisy: false,
+            cutoffs: 0,
+        }
+    }
+}
+
 /// The late-move reduction at `depth` for move number `moves` (both at least 1; 0 otherwise).
 fn lmr_formula(depth: usize, moves: usize) -> i32 {
     if depth == 0 || moves == 0 {
@@ -128,18 +143,7 @@ impl<'a, G: Game> Worker<'a, G> {
             was_pondering: shared.control.pondering.load(Ordering::Relaxed),
             completed_depth: 0,
             pv_idx: 0,
-            frames: vec![
-                Frame {
-                    eval: NO_EVAL,
-                    ps: None,
-                    null: false,
-                    excluded: G::Move::default(),
-                    reduction: 0,
-                    noisy: false,
-                    cutoffs: 0,
-                };
-                MAX_PLY + 4
-            ],
+            frames: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[G::Move::default(); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 0,
@@ -415,15 +419,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// The root node: the root moves from `pv_idx` on, in their current order.
     fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
         let mut best = -INFINITY;
-        self.frames[0] = Frame {
-            eval: NO_EVAL,
-            ps: None,
-            null: false,
-            excluded: G::Move::default(),
-            reduction: 0,
-            noisy: false,
-            cutoffs: 0,
-        };
+        self.frames[0] = Frame::default();
         self.root_depth = depth;
         for rm in &mut self.root_moves[self.pv_idx..] {
             rm.score = -INFINITY;

@@ -17,6 +17,7 @@ foreground work comes first.
   scripts/jobs.py pause | unpause        stop the jobs for timed foreground work (benchmarks, matches), then go on
   scripts/jobs.py stop                   stop the supervisor and its jobs, committing their state
   scripts/jobs.py commit                 commit the jobs' state now
+  scripts/jobs.py end NAME --why TEXT    end an unfinished job by hand (e.g. an SPRT stopped flat)
   scripts/jobs.py add-sprt NAME --new ENGINE --old ENGINE [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
                              [--book UHO_4060_v2.epd] [--max-games 20000]
   scripts/jobs.py add-spsa NAME --ref ENGINE --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
@@ -489,6 +490,18 @@ def cmd_commit(_):
     commit_state()
 
 
+def cmd_end(a):
+    """Ends a job by hand (a flat SPRT not worth its cores, a superseded tune): the supervisor stops it."""
+    job = next((j for j in load_jobs() if j["name"] == a.name), None)
+    if not job or finished(job):
+        sys.exit(f"no unfinished job {a.name}")
+    summary = progress(job)
+    write_json(os.path.join(job["dir"], "result.json"),
+               {"verdict": f"ended by hand: {a.why}", "summary": summary, "ended": time.strftime("%Y-%m-%d %H:%M")})
+    commit(f"jobs: {a.name} ended by hand ({a.why}): {summary}", ["jobs"])
+    print(f"{a.name} ended; a running supervisor stops it within 20 s")
+
+
 def add_job(name, job):
     path = os.path.join(JOBS, name)
     if os.path.exists(path):
@@ -527,6 +540,10 @@ def main():
                      ("pause", cmd_pause), ("unpause", cmd_unpause), ("commit", cmd_commit)):
         sub.add_parser(name).set_defaults(fn=fn)
     sub.add_parser("_supervise").set_defaults(fn=lambda _: supervise())
+    p = sub.add_parser("end")
+    p.add_argument("name")
+    p.add_argument("--why", required=True)
+    p.set_defaults(fn=cmd_end)
     p = sub.add_parser("add-sprt")
     p.add_argument("name")
     p.add_argument("--new", required=True)

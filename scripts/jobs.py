@@ -32,6 +32,7 @@ archives unzipped (fetch github:AndyGrant/openbench-books). Logs and builds live
 """
 import argparse
 import glob
+import hashlib
 import json
 import math
 import os
@@ -110,7 +111,6 @@ def commit_state(reason="state"):
 # ---------------------------------------------------------------- engines from commits
 
 def file_sha(path):
-    import hashlib
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
@@ -277,8 +277,8 @@ def finish_sprt(job, logpath, offset):
             text = f.read()
     verdict = None
     if "interrupted" in text:
-        verdict = None
-    elif "H1 was accepted" in text:
+        return None
+    if "H1 was accepted" in text:
         verdict = "H1 accepted"
     elif "H0 was accepted" in text:
         verdict = "H0 accepted"

@@ -371,7 +371,8 @@ def supervise():
     last = time.time()
     while not stopping:
         jobs = {j["name"]: j for j in load_jobs()}
-        want = {} if os.path.exists(PAUSED) else wanted(list(jobs.values()))
+        held = paused_jobs()
+        want = {} if held == ALL else wanted([j for j in jobs.values() if j["name"] not in held])
         for name, (proc, cores, logpath, offset) in list(running.items()):
             if proc.poll() is not None:
                 del running[name]
@@ -455,8 +456,9 @@ def cmd_resume(_):
 def cmd_status(_):
     pid = supervisor_pid()
     state = "running" if pid else "not running"
-    if os.path.exists(PAUSED):
-        state += ", paused"
+    held = paused_jobs()
+    if held:
+        state += ", paused" if held == ALL else f", holding {' '.join(sorted(held))}"
     print(f"supervisor: {state}")
     for job in load_jobs():
         print(f"{job['name']:<22} {job['kind']:<8} {progress(job)}")
@@ -474,13 +476,42 @@ def cmd_stop(_):
     print("stopped; state committed")
 
 
-def cmd_pause(_):
+ALL = "all"
+
+
+def paused_jobs():
+    """ALL, or the set of job names held by `pause NAME...` (empty when nothing is paused)."""
+    if not os.path.exists(PAUSED):
+        return set()
+    names = set(open(PAUSED).read().split())
+    return names or ALL
+
+
+def cmd_pause(a):
+    """Holds every job, or only the named ones (a timed SPRT, say, while the cores do other work): the others
+    are scheduled as if the held ones were not there."""
     os.makedirs(WORK, exist_ok=True)
-    open(PAUSED, "w").close()
-    print("paused: the jobs stop within 20 s (state kept); `scripts/jobs.py unpause` to go on")
+    known = {j["name"] for j in load_jobs()}
+    unknown = [n for n in a.names if n not in known]
+    if unknown:
+        sys.exit(f"no job named {' '.join(unknown)}")
+    held = paused_jobs()
+    names = set() if not a.names or held == ALL else held | set(a.names)
+    with open(PAUSED, "w") as f:
+        f.write("\n".join(sorted(names)))
+    what = " ".join(sorted(names)) if names else "all jobs"
+    print(f"paused {what}: they stop within 20 s (state kept); `scripts/jobs.py unpause` to go on")
 
 
-def cmd_unpause(_):
+def cmd_unpause(a):
+    held = paused_jobs()
+    if a.names and held != ALL:
+        rest = held - set(a.names)
+        with open(PAUSED, "w") as f:
+            f.write("\n".join(sorted(rest)))
+        if rest:
+            print(f"still paused: {' '.join(sorted(rest))}")
+            return
     if os.path.exists(PAUSED):
         os.remove(PAUSED)
     print("unpaused")
@@ -537,8 +568,12 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
     for name, fn in (("resume", cmd_resume), ("status", cmd_status), ("stop", cmd_stop),
-                     ("pause", cmd_pause), ("unpause", cmd_unpause), ("commit", cmd_commit)):
+                     ("commit", cmd_commit)):
         sub.add_parser(name).set_defaults(fn=fn)
+    for name, fn in (("pause", cmd_pause), ("unpause", cmd_unpause)):
+        p = sub.add_parser(name)
+        p.add_argument("names", nargs="*", help="only these jobs (default: all)")
+        p.set_defaults(fn=fn)
     sub.add_parser("_supervise").set_defaults(fn=lambda _: supervise())
     p = sub.add_parser("end")
     p.add_argument("name")

@@ -7,7 +7,7 @@ generation are created through its web forms. This does the same as a user at th
   openbench.py datagen --games 500 --tc N=5000            a DATAGEN workload (random 8-ply openings, PGNs kept)
   openbench.py tune --tc N=25000 --iterations 20 --params lmr_base,lmr_divisor [--branch tune]
   openbench.py pgns ID --out DIR                           a finished workload's PGNs (then import_openbench.sh)
-  openbench.py status ID                                   games, and for a tune the current values
+  openbench.py status ID                                   games, LLR; for a tune its current values
 
 Server and account: --server/--user/--password or OPENBENCH_SERVER/_USERNAME/_PASSWORD.
 """
@@ -94,13 +94,17 @@ def cmd_pgns(a):
 
 def cmd_status(a):
     info = requests.get(f"{a.server}/api/workload/{a.id}/info/").json()["info"]
-    print({k: info.get(k) for k in ("test_mode", "games", "wins", "losses", "draws", "finished", "passed")})
-    if info.get("test_mode") == "SPSA":
-        page = requests.get(f"{a.server}/tune/{a.id}/").text
-        for row in re.findall(r"<tr>(.*?)</tr>", page, re.S):
-            cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
-            if len(cells) == 9:
-                print("  ".join(cells))
+    mode, games = info["test_mode"], info["games"]
+    line = f"workload {a.id}: {mode}, {games} games, {'finished' if info['finished'] else 'running'}"
+    if mode == "SPRT":
+        line += (f", LLR {info['currentllr']:.2f} of [{info['lowerllr']:.2f}, {info['upperllr']:.2f}]"
+                 f" for [{info['elolower']}, {info['eloupper']}]"
+                 + (", passed" if info["passed"] else ", failed" if info["failed"] else ""))
+    if mode != "DATAGEN":
+        line += f", pentanomial {info['penta']}"
+    print(line)
+    if mode == "SPSA":
+        print(requests.get(f"{a.server}/api/spsa/{a.id}/digest/").text.strip())
 
 
 def main():

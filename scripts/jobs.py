@@ -477,44 +477,56 @@ def cmd_stop(_):
 
 
 ALL = "all"
+# Held jobs are a decision about the jobs, so they are committed with them and hold on any machine; a pause
+# of everything is for timing on this machine, so it stays in data/ (ignored by git).
+HELD = os.path.join(JOBS, "held")
+
+
+def held_jobs():
+    return set(open(HELD).read().split()) if os.path.exists(HELD) else set()
 
 
 def paused_jobs():
-    """ALL, or the set of job names held by `pause NAME...` (empty when nothing is paused)."""
-    if not os.path.exists(PAUSED):
-        return set()
-    names = set(open(PAUSED).read().split())
-    return names or ALL
+    """ALL while everything is paused, else the set of jobs held by `pause NAME...`."""
+    return ALL if os.path.exists(PAUSED) else held_jobs()
+
+
+def write_held(names):
+    if names:
+        with open(HELD, "w") as f:
+            f.write("".join(n + "\n" for n in sorted(names)))
+    elif os.path.exists(HELD):
+        os.remove(HELD)
+    commit(f"jobs: held: {' '.join(sorted(names)) or 'none'}", ["jobs"])
 
 
 def cmd_pause(a):
-    """Holds every job, or only the named ones (a timed SPRT, say, while the cores do other work): the others
-    are scheduled as if the held ones were not there."""
-    os.makedirs(WORK, exist_ok=True)
+    """Pauses every job (for timed work on this machine), or holds the named ones on every machine until
+    `unpause NAME` (a timed SPRT, say, while another goes first): the others are scheduled as if the held
+    ones were not there."""
+    if not a.names:
+        os.makedirs(WORK, exist_ok=True)
+        open(PAUSED, "w").close()
+        print("paused all jobs: they stop within 20 s (state kept); `scripts/jobs.py unpause` to go on")
+        return
     known = {j["name"] for j in load_jobs()}
     unknown = [n for n in a.names if n not in known]
     if unknown:
         sys.exit(f"no job named {' '.join(unknown)}")
-    held = paused_jobs()
-    names = set() if not a.names or held == ALL else held | set(a.names)
-    with open(PAUSED, "w") as f:
-        f.write("\n".join(sorted(names)))
-    what = " ".join(sorted(names)) if names else "all jobs"
-    print(f"paused {what}: they stop within 20 s (state kept); `scripts/jobs.py unpause` to go on")
+    names = held_jobs() | set(a.names)
+    write_held(names)
+    print(f"holding {' '.join(sorted(names))} (committed): `scripts/jobs.py unpause NAME` releases")
 
 
 def cmd_unpause(a):
-    held = paused_jobs()
-    if a.names and held != ALL:
-        rest = held - set(a.names)
-        with open(PAUSED, "w") as f:
-            f.write("\n".join(sorted(rest)))
-        if rest:
-            print(f"still paused: {' '.join(sorted(rest))}")
-            return
+    if a.names:
+        rest = held_jobs() - set(a.names)
+        write_held(rest)
+        print(f"still held: {' '.join(sorted(rest))}" if rest else "no job held")
+        return
     if os.path.exists(PAUSED):
         os.remove(PAUSED)
-    print("unpaused")
+    print("unpaused" + (f"; still held: {' '.join(sorted(held_jobs()))}" if held_jobs() else ""))
 
 
 def cmd_commit(_):

@@ -234,7 +234,11 @@ def progress(job):
 
 
 def last_commit(job):
-    return sh("git", "log", "-1", "--format=%h %cr", "--", os.path.relpath(job["dir"], ROOT)).stdout.strip()
+    # A datagen job's state is its chunks, which datagen_chunks.sh commits as each one finishes.
+    paths = [os.path.relpath(job["dir"], ROOT)]
+    if job["kind"] == "datagen":
+        paths.append(os.path.join("nets/games", job["gen"]))
+    return sh("git", "log", "-1", "--format=%h %cr", "--", *paths).stdout.strip()
 
 
 # ---------------------------------------------------------------- running one job

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Corvid's workloads on an OpenBench server, from the command line (docs/testing.md, "Corvid on OpenBench").
+"""Corvid's workloads on an OpenBench server, from the command line (docs/openbench.md).
 
 OpenBench scripts tests and network uploads (its Scripts/create_test.py and upload_net.py); tunes and data
 generation are created through its web forms. This does the same as a user at those forms would, logged in:
@@ -22,10 +22,14 @@ import requests
 REPO = "https://github.com/corvid-engine/corvid"
 
 
+def csrf_token(page):
+    """The token Django's forms carry, which a POST must send back."""
+    return re.search(r'name="csrfmiddlewaretoken"[^>]*value="([^"]+)"', page).group(1)
+
+
 def session(a):
     s = requests.Session()
-    page = s.get(a.server + "/login/").text
-    token = re.search(r'name="csrfmiddlewaretoken"[^>]*value="([^"]+)"', page).group(1)
+    token = csrf_token(s.get(a.server + "/login/").text)
     r = s.post(a.server + "/login/", data={"username": a.user, "password": a.password,
                                             "csrfmiddlewaretoken": token},
                headers={"Referer": a.server + "/login/"})
@@ -38,8 +42,7 @@ def submit(a, kind, fields):
     """Posts a workload form; prints the new workload's address or the server's errors."""
     s = session(a)
     url = f"{a.server}/{kind}/new/"
-    token = re.search(r'name="csrfmiddlewaretoken"[^>]*value="([^"]+)"', s.get(url).text).group(1)
-    r = s.post(url, data=dict(fields, csrfmiddlewaretoken=token), headers={"Referer": url})
+    r = s.post(url, data=dict(fields, csrfmiddlewaretoken=csrf_token(s.get(url).text)), headers={"Referer": url})
     errors = re.findall(r'<div class="error-message">\s*<pre>(.*?)</pre>', r.text, re.S)
     if errors or f"/{kind}/new/" in r.url:
         sys.exit("openbench.py: the server refused it: " + "; ".join(e.strip() for e in errors))
@@ -56,7 +59,8 @@ def common(a):
 
 def cmd_datagen(a):
     f = common(a)
-    f.update({f.replace("dev_", "base_"): v for f, v in f.items() if f.startswith("dev_")})
+    # A DATAGEN form has a base engine too; the games are the dev engine's against itself.
+    f.update({k.replace("dev_", "base_"): v for k, v in f.items() if k.startswith("dev_")})
     f.update({"upload_pgns": "COMPACT", "datagen_max_games": str(a.games),
               "datagen_custom_genfens": "dfrc" if a.dfrc else "", "datagen_play_reverses": "NO",
               "workload_size": str(a.workload_size), "win_adj": "None", "draw_adj": "None"})

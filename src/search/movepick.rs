@@ -76,6 +76,37 @@ impl<G: Game> MovePicker<G> {
         p
     }
 
+    /// Generates and scores the captures and promotions. Kept out of `next` (as is the quiet scoring), which
+    /// runs once per move tried: inlined, the compiler hoisted the scoring's table lookups to its top, and
+    /// every call paid for them (6 % of a search's instructions).
+    #[inline(never)]
+    fn generate_noisy(&mut self, game: &G, hist: &Histories<G::Move>) {
+        game.generate(GenKind::Noisy, &mut self.noisy);
+        for sm in self.noisy.as_mut_slice() {
+            let ps = hist.ps(game.moved_piece(sm.mv), G::to_square(sm.mv));
+            sm.score = game.capture_value(sm.mv) * 16 + hist.capture(ps) / 16;
+        }
+    }
+
+    /// Scores the generated quiet moves: killers and the counter move first, then by history.
+    #[inline(never)]
+    fn score_quiets(&mut self, game: &G, hist: &Histories<G::Move>, ctx: &OrderContext<G::Move>) {
+        let (row1, row2) = (hist.cont_row(ctx.prev1), hist.cont_row(ctx.prev2));
+        for sm in self.quiet.as_mut_slice() {
+            let m = sm.mv;
+            sm.score = if m == ctx.killers[0] {
+                KILLER_1
+            } else if m == ctx.killers[1] {
+                KILLER_2
+            } else if m == ctx.counter {
+                COUNTER
+            } else {
+                let ps = hist.ps(game.moved_piece(m), G::to_square(m));
+                hist.quiet(ctx.side, ps) + hist.cont_at(row1, ps) + hist.cont_at(row2, ps)
+            };
+        }
+    }
+
     /// The next move to try, or `None` when all were yielded.
     pub fn next(
         &mut self,
@@ -97,11 +128,7 @@ impl<G: Game> MovePicker<G> {
                     self.tt_move = G::Move::default();
                 }
                 Stage::GenNoisy => {
-                    game.generate(GenKind::Noisy, &mut self.noisy);
-                    for sm in self.noisy.as_mut_slice() {
-                        let ps = hist.ps(game.moved_piece(sm.mv), G::to_square(sm.mv));
-                        sm.score = game.capture_value(sm.mv) * 16 + hist.capture(ps) / 16;
-                    }
+                    self.generate_noisy(game, hist);
                     self.cur = 0;
                     self.bad_end = 0;
                     self.stage = Stage::GoodNoisy;
@@ -136,24 +163,8 @@ impl<G: Game> MovePicker<G> {
                     game.generate(GenKind::Quiet, &mut self.quiet);
                     self.stage = Stage::Quiet;
                     self.cur = 0;
-                    if self.skip_quiets {
-                        continue;
-                    }
-                    let (row1, row2) = (hist.cont_row(ctx.prev1), hist.cont_row(ctx.prev2));
-                    for sm in self.quiet.as_mut_slice() {
-                        let m = sm.mv;
-                        sm.score = if m == ctx.killers[0] {
-                            KILLER_1
-                        } else if m == ctx.killers[1] {
-                            KILLER_2
-                        } else if m == ctx.counter {
-                            COUNTER
-                        } else {
-                            let ps = hist.ps(game.moved_piece(m), G::to_square(m));
-                            hist.quiet(ctx.side, ps)
-                                + hist.cont_at(row1, ps)
-                                + hist.cont_at(row2, ps)
-                        };
+                    if !self.skip_quiets {
+                        self.score_quiets(game, hist, ctx);
                     }
                 }
                 Stage::Quiet => {

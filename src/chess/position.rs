@@ -101,13 +101,11 @@ impl Position {
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         let p = self.board[sq.index()];
+        // The mailbox holds piece indices as they are: no decoding into colour and kind and back.
         if p == EMPTY {
             None
         } else {
-            Some(Piece::new(
-                if p < 6 { Color::White } else { Color::Black },
-                PieceType::from_index((p % 6) as usize),
-            ))
+            Some(Piece::from_index(p))
         }
     }
 
@@ -307,10 +305,8 @@ impl Position {
         let them = us.flip();
         let from = m.from();
         let to = m.to();
-        let moved = Piece::new(
-            us,
-            PieceType::from_index((self.board[from.index()] % 6) as usize),
-        );
+        // The mailbox's index is the piece itself (ours: the move is legal).
+        let moved = Piece::from_index(self.board[from.index()]);
         let old_castling = self.castling.0;
 
         if self.ep_square != NO_SQUARE {
@@ -345,10 +341,7 @@ impl Position {
             kind => {
                 let captured = self.board[to.index()];
                 if captured != EMPTY {
-                    self.remove_piece(
-                        Piece::new(them, PieceType::from_index((captured % 6) as usize)),
-                        to,
-                    );
+                    self.remove_piece(Piece::from_index(captured), to);
                     self.halfmove = 0;
                 }
                 if kind == MoveKind::Promotion {

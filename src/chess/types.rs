@@ -110,10 +110,29 @@ impl PieceType {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Piece(u8);
 
+/// The kind of each piece index (`Piece::index`), padded to 16 entries so that `index & 15` needs no bounds
+/// check: reading a square's kind is among the search's most frequent operations.
+const KIND_OF: [PieceType; 16] = {
+    let mut t = [PieceType::Pawn; 16];
+    let mut i = 0;
+    while i < 12 {
+        t[i] = PieceType::ALL[i % 6];
+        i += 1;
+    }
+    t
+};
+
 impl Piece {
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceType) -> Piece {
         Piece(color as u8 * 6 + kind as u8)
+    }
+
+    /// The piece of index `i` (`< 12`, as [`Piece::index`] gives it: the board's mailbox stores these).
+    #[inline(always)]
+    pub(crate) const fn from_index(i: u8) -> Piece {
+        debug_assert!(i < 12);
+        Piece(i)
     }
 
     #[inline(always)]
@@ -123,7 +142,7 @@ impl Piece {
 
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        PieceType::ALL[(self.0 % 6) as usize]
+        KIND_OF[(self.0 & 15) as usize]
     }
 
     #[inline(always)]

@@ -54,12 +54,14 @@ impl Move {
 
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
-        match self.0 >> 14 {
-            0 => MoveKind::Normal,
-            1 => MoveKind::Promotion,
-            2 => MoveKind::EnPassant,
-            _ => MoveKind::Castling,
-        }
+        // The top two bits are the kind's discriminant: a table lookup, not a chain of comparisons.
+        const KINDS: [MoveKind; 4] = [
+            MoveKind::Normal,
+            MoveKind::Promotion,
+            MoveKind::EnPassant,
+            MoveKind::Castling,
+        ];
+        KINDS[(self.0 >> 14) as usize]
     }
 
     /// The promotion piece, if this is a promotion.

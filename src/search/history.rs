@@ -96,8 +96,9 @@ impl<M: Copy + Default + Eq> Histories<M> {
         self.quiet[side * self.pieces * self.squares + ps] as i32
     }
 
-    /// Continuation history of `ps` after the move `prev` (a `ps` index), 0 without a previous move.
-    #[inline(always)]
+    /// Continuation history of `ps` after the move `prev` (a `ps` index), 0 without a previous move. The
+    /// search reads whole rows ([`Histories::cont_row`]); the tests read single entries.
+    #[cfg(test)]
     pub fn cont(&self, prev: Option<usize>, ps: usize) -> i32 {
         match prev {
             Some(p) => self.cont[self.cont_index(p, ps)] as i32,

@@ -280,6 +280,8 @@ impl<G: Game> Worker<'_, G> {
         let mut noisy_tried = [G::Move::default(); MAX_TRIED];
         let mut noisy_len = 0;
         let tt_capture = tt_move != G::Move::default() && self.game.is_noisy(tt_move);
+        // The continuation-history rows of the two previous moves, found once for all the node's moves.
+        let (cont_row1, cont_row2) = (self.hist.cont_row(prev1), self.hist.cont_row(prev2));
         let lmp_limit = (lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
         let original_alpha = alpha;
 
@@ -292,7 +294,9 @@ impl<G: Game> Worker<'_, G> {
             let hist_score = if noisy {
                 self.hist.capture(ps)
             } else {
-                self.hist.quiet(side, ps) + self.hist.cont(prev1, ps) + self.hist.cont(prev2, ps)
+                self.hist.quiet(side, ps)
+                    + self.hist.cont_at(cont_row1, ps)
+                    + self.hist.cont_at(cont_row2, ps)
             };
 
             // Step 9. Move-level pruning once a non-losing score is secured.

@@ -269,3 +269,19 @@ pub const fn forward(bb: Bitboard, color: Color) -> Bitboard {
         Color::Black => bb >> 8,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_index_round_trips_through_colour_and_kind() {
+        for color in [Color::White, Color::Black] {
+            for kind in PieceType::ALL {
+                let p = Piece::new(color, kind);
+                assert_eq!((p.color(), p.kind()), (color, kind), "{p:?}");
+                assert_eq!(Piece::from_index(p.index() as u8), p);
+            }
+        }
+    }
+}

@@ -366,6 +366,10 @@ def supervise():
         os.nice(19)
     with open(PIDFILE, "w") as f:
         f.write(str(os.getpid()))
+    # A supervisor started in the background of a non-interactive shell inherits SIGINT ignored, and so would
+    # every job: `corvid datagen` (no handler of its own) then ignored the stop signal and was killed a minute
+    # later. The jobs get the default action back.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     running = {}  # name -> (Popen, cores, log path)
     stopping = []
 

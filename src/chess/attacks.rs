@@ -106,6 +106,23 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 
 static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
 
+/// A queen's attacks from each square on an empty board: every square on a line with it.
+static QUEEN_RAYS: [Bitboard; 64] = {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = ray_attacks(sq, 0, &ROOK_DIRS) | ray_attacks(sq, 0, &BISHOP_DIRS);
+        sq += 1;
+    }
+    t
+};
+
+/// The squares on a rank, file or diagonal with `sq` (a queen's attacks on an empty board).
+#[inline(always)]
+pub fn queen_rays(sq: Square) -> Bitboard {
+    QUEEN_RAYS[sq.index()]
+}
+
 /// Kept for callers that want to warm caches; the tables are static and need no building.
 pub fn init() {}
 

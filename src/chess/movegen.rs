@@ -6,7 +6,8 @@
 //! that need a full test (en passant, Chess960 castling) tested exactly.
 
 use super::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_rays,
+    rook_attacks,
 };
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::{Position, NO_SQUARE};
@@ -392,6 +393,11 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
     };
     if direct {
         return true;
+    }
+    // A slider's check, direct or discovered, needs the move to start or end on a line through the king:
+    // most quiet moves do neither, and skip the two slider lookups below.
+    if (from.bb() | to.bb()) & queen_rays(ksq) == 0 {
+        return false;
     }
     let track = |bb: Bitboard| if bb & from.bb() != 0 { bb ^ moved } else { bb };
     let queens = pos.colored(us, PieceType::Queen);

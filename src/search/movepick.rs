@@ -78,7 +78,7 @@ impl<G: Game> MovePicker<G> {
 
     /// Generates and scores the captures and promotions. Kept out of `next` (as is the quiet scoring), which
     /// runs once per move tried: inlined, the compiler hoisted the scoring's table lookups to its top, and
-    /// every call paid for them (6 % of a search's instructions).
+    /// every call paid for them (moving them out saved 4.6 % of a search's instructions).
     #[inline(never)]
     fn generate_noisy(&mut self, game: &G, hist: &Histories<G::Move>) {
         game.generate(GenKind::Noisy, &mut self.noisy);

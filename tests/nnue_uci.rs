@@ -242,15 +242,16 @@ fn evalfile_loads_a_network_and_refuses_bad_files_keeping_the_previous_one() {
 }
 
 #[test]
-fn limited_strength_below_the_full_engine_plays_with_the_hand_crafted_evaluation() {
-    // The UCI_Elo levels were calibrated with the hand-crafted evaluation, so they use it whatever net is in
-    // use; from the full engine's rating up, and with the limit off, `EvalFile`'s network is back.
+fn limited_strength_below_the_network_levels_plays_with_the_hand_crafted_evaluation() {
+    // The UCI_Elo levels below NETWORK_FROM were calibrated with the hand-crafted evaluation, so they use it
+    // whatever net is in use; from there up, and with the limit off, `EvalFile`'s network is back.
     let files = Files::new("elo");
     let (net, bytes) = test_network(3, HIDDEN);
     let net = net.expect("engine-sized");
     let good = files.write("good.nnue", &bytes);
     let pos = Position::from_fen(FEN, false).expect("FEN");
     let want = Some((-net.evaluate(&pos), net.evaluate(&pos)));
+    let from = corvid::search::strength::NETWORK_FROM;
     let full = corvid::search::strength::FULL_STRENGTH;
 
     let mut e = Corvid::start();
@@ -264,9 +265,11 @@ fn limited_strength_below_the_full_engine_plays_with_the_hand_crafted_evaluation
     // A new EvalFile under the limit is kept for later, not used now.
     assert_eq!(set_evalfile(&mut e, &good), Vec::<String>::new());
     assert_eq!(nnue_eval(&mut e), None);
+    e.send(&format!("setoption name UCI_Elo value {from}"));
+    assert_eq!(nnue_eval(&mut e), want, "the network's levels have it");
     e.send(&format!("setoption name UCI_Elo value {full}"));
     assert_eq!(nnue_eval(&mut e), want, "the full engine has its network");
-    e.send(&format!("setoption name UCI_Elo value {}", full - 1));
+    e.send(&format!("setoption name UCI_Elo value {}", from - 1));
     assert_eq!(nnue_eval(&mut e), None);
     e.send("setoption name UCI_LimitStrength value false");
     assert_eq!(nnue_eval(&mut e), want, "no limit: the network again");

@@ -108,8 +108,8 @@ pub struct Engine {
     /// The network `EvalFile` chose (`None`: the hand-crafted evaluation), the built-in one at first. The
     /// session owns it: nothing else in the process sees it.
     eval_net: Option<Arc<Network>>,
-    /// The network the games are built with now: `eval_net`, or none under a strength limit below the full
-    /// engine's (see [`Engine::install_network`]).
+    /// The network the games are built with now: `eval_net`, or none under a strength limit that evaluates
+    /// by hand (see [`Engine::install_network`]).
     net_in_use: Option<Arc<Network>>,
 }
 
@@ -131,12 +131,12 @@ impl Engine {
     }
 
     /// Makes the evaluation chess games use the one the options ask for: `EvalFile`'s network, except
-    /// under a `UCI_Elo` below the full engine's, whose levels were calibrated with the hand-crafted
+    /// under a `UCI_Elo` below `strength::NETWORK_FROM`, whose levels were calibrated with the hand-crafted
     /// evaluation (so they keep their meaning whatever network is embedded). A running search keeps its own.
     fn install_network(&mut self) {
-        let limited = self.options.limit_strength
-            && self.options.elo < crate::search::strength::FULL_STRENGTH;
-        let want = if limited { None } else { self.eval_net.clone() };
+        let by_hand = self.options.limit_strength
+            && !crate::search::strength::Strength::for_elo(self.options.elo).network;
+        let want = if by_hand { None } else { self.eval_net.clone() };
         let same = match (&want, &self.net_in_use) {
             (None, None) => true,
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
@@ -151,7 +151,7 @@ impl Engine {
     }
 
     /// The network the engine evaluates with now (`None`: the hand-crafted evaluation): `EvalFile`'s, except
-    /// under a strength limit below the full engine's. The UCI `bench` and `genfens` use it too.
+    /// under a strength limit that evaluates by hand. The UCI `bench` and `genfens` use it too.
     pub fn network(&self) -> Option<Arc<Network>> {
         self.net_in_use.clone()
     }

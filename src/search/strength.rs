@@ -10,10 +10,12 @@
 //!   move scored. Moves that lose more than a few temperatures are never taken, so the errors are plausible
 //!   second choices, not random blunders; a found mate is always played and a move into a mate never is.
 //!
-//! Between the anchors of [`ANCHORS`] the node budget is interpolated geometrically and the temperature
-//! linearly. From [`FULL_STRENGTH`] up it is the full engine: settings above that are accepted (GUIs offer up
-//! to 3000) but cannot be honoured until the engine itself is stronger. Below it the engine facade plays with
-//! the hand-crafted evaluation (`Engine::install_network`), the one the anchors were measured with.
+//! The scale has two parts. Below [`NETWORK_FROM`] the player evaluates by hand (`Engine::install_network`):
+//! those anchors were measured with the hand-crafted evaluation, so a new network does not move them, and
+//! its unlimited search is worth about [`NETWORK_FROM`]. From there up it plays with the network and a node
+//! budget ([`NETWORK_ANCHORS`]), up to [`FULL_STRENGTH`], the unlimited engine's own rating; settings above
+//! that are accepted (GUIs offer up to 3000) and play at full strength. Between anchors the node budget is
+//! interpolated geometrically and the temperature linearly.
 
 /// The lowest `UCI_Elo` offered.
 pub const ELO_MIN: u32 = 1320;
@@ -26,18 +28,35 @@ pub const CANDIDATES: usize = 4;
 /// A move is considered only when it loses at most this many temperatures against the best one.
 const MAX_LOSS_IN_TEMPERATURES: f64 = 3.0;
 
-/// From this rating up the player is the full engine: Corvid's own strength on Stockfish's scale at fast
-/// time controls (one thread, hand-crafted evaluation: 30 % against Stockfish's 2500 in 40 games at
-/// 5 s + 0.05 s, so about 2350). Higher settings cannot be honoured yet.
-pub const FULL_STRENGTH: u32 = 2350;
+/// From this rating up the player evaluates with the network: the hand-crafted evaluation's unlimited search
+/// is worth about this much on Stockfish's scale at fast time controls (30 % against Stockfish's 2500 in 40
+/// games at 5 s + 0.05 s, one thread).
+pub const NETWORK_FROM: u32 = 2350;
 
-/// `(elo, nodes per move, temperature in centipawns)`, from the calibration; `u64::MAX` nodes is no limit.
+/// From this rating up the player is the full engine, as with no limit: net7's unlimited search scored
+/// 48.8 % against Stockfish's 2700 and 56.2 % against its 2600 (40 games each at 5 s + 0.05 s, one thread;
+/// docs/usage.md), about 2670, so this is the highest level it honours.
+pub const FULL_STRENGTH: u32 = 2700;
+
+/// `(elo, nodes per move, temperature in centipawns)` with the hand-crafted evaluation, from the calibration;
+/// the last stretch grows the budget a hundredfold, to as good as unlimited at [`NETWORK_FROM`].
 const ANCHORS: [(u32, u64, f64); 5] = [
     (ELO_MIN, 600, 40.0),
     (1500, 3_400, 21.0),
     (2000, 80_000, 4.0),
     (2200, 400_000, 0.0),
-    (FULL_STRENGTH, u64::MAX, 0.0),
+    (NETWORK_FROM, u64::MAX, 0.0),
+];
+
+/// `(elo, nodes per move)` with the network, always its best move. Measured with net7: about 170 Elo a
+/// doubling of the budget here, and 111,000 and 260,000 nodes scored 45 % against Stockfish's 2400 and 2600.
+/// A fixed budget is worth less than the same nodes spent by time management, so the full engine (about
+/// 220,000 nodes an average move at 5 s + 0.05 s) sits above the last anchor.
+const NETWORK_ANCHORS: [(u32, u64); 4] = [
+    (NETWORK_FROM, 90_000),
+    (2500, 170_000),
+    (2600, 260_000),
+    (FULL_STRENGTH, 380_000),
 ];
 
 /// How a player of some rating searches and chooses.
@@ -47,18 +66,34 @@ pub struct Strength {
     pub nodes: Option<u64>,
     /// Spread of the move choice in centipawns (0: always the best move).
     pub temperature: f64,
+    /// Whether it evaluates with the network (else by hand).
+    pub network: bool,
 }
 
 impl Strength {
     /// The player of rating `elo` (clamped to `ELO_MIN..=ELO_MAX`).
     pub fn for_elo(elo: u32) -> Strength {
+        let elo = elo.clamp(ELO_MIN, ELO_MAX);
         if elo >= FULL_STRENGTH {
             return Strength {
                 nodes: None,
                 temperature: 0.0,
+                network: true,
             };
         }
-        let elo = elo.max(ELO_MIN);
+        if elo >= NETWORK_FROM {
+            let i = NETWORK_ANCHORS
+                .windows(2)
+                .position(|w| elo < w[1].0)
+                .unwrap_or(NETWORK_ANCHORS.len() - 2);
+            let ((e0, n0), (e1, n1)) = (NETWORK_ANCHORS[i], NETWORK_ANCHORS[i + 1]);
+            let f = f64::from(elo - e0) / f64::from(e1 - e0);
+            return Strength {
+                nodes: Some((n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64),
+                temperature: 0.0,
+                network: true,
+            };
+        }
         let i = ANCHORS
             .windows(2)
             .position(|w| elo <= w[1].0)
@@ -66,14 +101,15 @@ impl Strength {
         let ((e0, n0, t0), (e1, n1, t1)) = (ANCHORS[i], ANCHORS[i + 1]);
         let f = f64::from(elo - e0) / f64::from(e1 - e0);
         let nodes = if n1 == u64::MAX {
-            // The last stretch ends at the full engine (returned above): grow a hundredfold towards it.
-            Some((n0 as f64 * 10f64.powf(f * 2.0)) as u64)
+            // The last stretch ends at the unlimited hand-crafted search: grow a hundredfold towards it.
+            (n0 as f64 * 10f64.powf(f * 2.0)) as u64
         } else {
-            Some((n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64)
+            (n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64
         };
         Strength {
-            nodes,
+            nodes: Some(nodes),
             temperature: t0 + (t1 - t0) * f,
+            network: false,
         }
     }
 
@@ -118,21 +154,37 @@ mod tests {
         assert_eq!(last, Strength::for_elo(0), "clamped below");
         for elo in (ELO_MIN + 10..=ELO_MAX).step_by(10) {
             let s = Strength::for_elo(elo);
-            let (n, m) = (s.nodes.unwrap_or(u64::MAX), last.nodes.unwrap_or(u64::MAX));
-            assert!(n >= m, "{elo}: budget must not shrink ({m} -> {n})");
             assert!(
                 s.temperature <= last.temperature,
                 "{elo}: spread must not grow"
             );
+            assert_eq!(s.network, elo >= NETWORK_FROM, "{elo}");
+            // Within each evaluation the budget grows with the rating.
+            if s.network == last.network {
+                let (n, m) = (s.nodes.unwrap_or(u64::MAX), last.nodes.unwrap_or(u64::MAX));
+                assert!(n >= m, "{elo}: budget must not shrink ({m} -> {n})");
+            }
             last = s;
         }
-        for top in [FULL_STRENGTH, ELO_MAX] {
+        for top in [FULL_STRENGTH, ELO_MAX, u32::MAX] {
             assert_eq!(Strength::for_elo(top).nodes, None);
             assert_eq!(Strength::for_elo(top).temperature, 0.0);
+            assert!(Strength::for_elo(top).network);
         }
         assert_eq!(Strength::for_elo(2000).nodes, Some(ANCHORS[2].1));
-        // Just below the top the budget is large but finite.
-        assert!(Strength::for_elo(FULL_STRENGTH - 10).nodes.unwrap() > 1_000_000);
+        // Just below the network's levels the hand-crafted search is as good as unlimited.
+        let below = Strength::for_elo(NETWORK_FROM - 10);
+        assert!(!below.network && below.nodes.unwrap() > 1_000_000);
+        // The network's levels hit their anchors and stay finite up to the full engine.
+        for (elo, nodes) in NETWORK_ANCHORS {
+            let s = Strength::for_elo(elo.min(FULL_STRENGTH - 1));
+            assert_eq!(s.temperature, 0.0);
+            if elo < FULL_STRENGTH {
+                assert_eq!(s.nodes, Some(nodes), "{elo}");
+            } else {
+                assert!(s.nodes.is_some_and(|n| n < nodes), "{elo}: {s:?}");
+            }
+        }
     }
 
     #[test]
@@ -140,6 +192,7 @@ mod tests {
         let s = Strength {
             nodes: None,
             temperature: 50.0,
+            network: false,
         };
         let scores = [30, 10, -60, -400];
         let mut counts = [0usize; 4];

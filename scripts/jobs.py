@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Corvid's long jobs (SPRTs, SPSA tunes, datagen) that outlive a session and a machine.
+"""Corvid's long jobs (SPRTs, matches, SPSA tunes, datagen) that outlive a session and a machine.
 
-A job is a folder jobs/<name>/ holding job.json (what to run) and its state (fastchess's SPRT state, the SPSA
-state, or for datagen the chunks under nets/games/), all committed. Whatever machine the work goes on, the first
+A job is a folder jobs/<name>/ holding job.json (what to run) and its state (fastchess's state for an SPRT or a
+match, the SPSA state, or for datagen the chunks under nets/games/), all committed. Whatever machine the work goes on, the first
 command is `scripts/jobs.py resume`: a supervisor starts in the background, builds the engines each job names
 from their commits, and carries on every unfinished job where its committed state left it. It commits the jobs' state every 15 minutes and when a job
 ends (`Bench:` line included), so a stop without warning loses at most that much.
 
-Scheduling on two cores: a timed SPRT runs alone (a starved engine loses on time), one at a time in name order,
-at autogroup nice 0: keep foreground work light while it runs, or `pause` it. Otherwise the first unfinished datagen
+Scheduling on two cores: a timed SPRT or match runs alone (a starved engine loses on time), one at a time in name
+order, at autogroup nice 0: keep foreground work light while it runs, or `pause` it. Otherwise the first unfinished datagen
 and the first fixed-nodes SPRT (else the first SPSA) share the cores, each in an autogroup at nice 19, so
 foreground work comes first.
 
@@ -20,6 +20,8 @@ foreground work comes first.
   scripts/jobs.py end NAME --why TEXT    end an unfinished job by hand (e.g. an SPRT stopped flat)
   scripts/jobs.py add-sprt NAME --new ENGINE --old ENGINE [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
                              [--book UHO_4060_v2.epd] [--max-games 20000]
+  scripts/jobs.py add-match NAME --new ENGINE --old ENGINE --games N [--tc 10+0.1] [--book openings.epd]
+                             a fixed number of games, each opening played in order with both colours
   scripts/jobs.py add-spsa NAME --ref ENGINE --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
                              [--pairs 2] [--book UHO_4060_v2.epd]
   scripts/jobs.py add-datagen NAME --gen gen6 --first-seed 6000 [--nodes 2500] [--net nets/corvid.nnue]
@@ -27,6 +29,7 @@ foreground work comes first.
 
 ENGINE is REF[+PATCH][:NET]: the commit REF, with PATCH (a `git format-patch` file in the repository, such as a
 candidate) applied, and NET (a network file in the repository, as committed now) embedded, as `make EVALFILE=`.
+An absolute path names an installed engine instead (an opponent: /usr/games/fairy-stockfish, from apt-get).
 Books (`--book`) are looked up in $CORVID_BOOKS (default /work/books, then ../shared/tools): the openbench-books
 archives unzipped (fetch github:AndyGrant/openbench-books). Logs and builds live in data/jobs/ (not committed).
 """
@@ -128,6 +131,10 @@ def find_book(name):
 def build(spec, tune=False):
     """The path of a corvid binary built from REF[+PATCH][:NET] (cached in data/jobs/bin): the commit REF, with
     PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied, and NET embedded."""
+    if spec.startswith("/"):
+        if not os.access(spec, os.X_OK):
+            sys.exit(f"engine {spec} is not installed here (apt-get install the package that has it)")
+        return spec
     spec, _, net = spec.partition(":")
     ref, _, patch = spec.partition("+")
     sha = sh("git", "rev-parse", "--short=7", ref + "^{commit}").stdout.strip()
@@ -212,12 +219,40 @@ def sprt_summary(job):
     return f"{w + d + l} games +{w} ={d} -{l}, {elo:+.1f} Elo, {llr_text} of ±{bound:.2f}, pentanomial {penta}"
 
 
+def match_summary(job):
+    """Games, W/D/L, score and Elo with its 95 % interval, from the pairs of games (pentanomial)."""
+    s = sprt_counts(job)
+    if not s:
+        return "not started"
+    w, d, l = s.get("wins", 0), s.get("draws", 0), s.get("losses", 0)
+    penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
+    penta = [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
+    text = f"{w + d + l} of {job['games']} games +{w} ={d} -{l}"
+    pairs = sum(penta)
+    if pairs == 0:
+        return text
+    scores = [0, 0.25, 0.5, 0.75, 1]
+    mu = sum(c * x for c, x in zip(penta, scores)) / pairs
+    var = sum(c * (x - mu) ** 2 for c, x in zip(penta, scores)) / pairs
+    half = 1.96 * math.sqrt(var / pairs)
+
+    def elo(x):
+        x = min(max(x, 1e-4), 1 - 1e-4)
+        return -400 * math.log10(1 / x - 1)
+    return f"{text}, {100 * (w + d / 2) / (w + d + l):.1f} %, {elo(mu):+.0f} Elo [{elo(mu - half):+.0f}, " \
+           f"{elo(mu + half):+.0f}], pentanomial {penta}"
+
+
 def progress(job):
     if finished(job):
         with open(os.path.join(job["dir"], "result.json")) as f:
-            return "done: " + json.load(f).get("verdict", "?")
+            result = json.load(f)
+        text = "done: " + result.get("verdict", "?")
+        return text + ": " + result.get("summary", "") if job["kind"] == "match" else text
     if job["kind"] == "sprt":
         return sprt_summary(job)
+    if job["kind"] == "match":
+        return match_summary(job)
     if job["kind"] == "spsa":
         path = os.path.join(job["dir"], "spsa.json")
         if not os.path.exists(path):
@@ -243,7 +278,8 @@ def last_commit(job):
 
 # ---------------------------------------------------------------- running one job
 
-def start_sprt(job):
+def start_fastchess(job):
+    """fastchess for an SPRT or a match: resumed from its committed state when there is one."""
     state = os.path.join(job["dir"], "state.json")
     new, old = build(job["new"]), build(job["old"])
     os.makedirs(WORK, exist_ok=True)
@@ -259,21 +295,24 @@ def start_sprt(job):
         cfg["pgn"]["file"] = pgn
         resume = os.path.join(WORK, job["name"] + "-resume.json")
         write_json(resume, cfg)
-        cmd = ["fastchess", "-config", f"file={resume}", f"outname={state}"]
+        return ["fastchess", "-config", f"file={resume}", f"outname={state}"]
+    limit = [f"nodes={job['nodes']}"] if job.get("nodes") else [f"tc={job['tc']}"]
+    if job["kind"] == "sprt":
+        games, order = job.get("max_games", 20000), "random"
+        verdict = ["-sprt", f"elo0={job['elo0']}", f"elo1={job['elo1']}", "alpha=0.05", "beta=0.05"]
     else:
-        limit = [f"nodes={job['nodes']}"] if job.get("nodes") else [f"tc={job['tc']}"]
-        cmd = ["fastchess", "-engine", f"cmd={new}", "name=new", "-engine", f"cmd={old}", "name=old",
-               "-each", "proto=uci", *limit, "option.Hash=16", "option.Threads=1",
-               "-rounds", str(job.get("max_games", 20000) // 2), "-games", "2", "-repeat",
-               "-concurrency", "2", "-recover",
-               "-openings", f"file={find_book(job['book'])}", "format=epd", "order=random",
-               "-sprt", f"elo0={job['elo0']}", f"elo1={job['elo1']}", "alpha=0.05", "beta=0.05",
-               "-pgnout", f"file={pgn}", "-autosaveinterval", "10", "-config", f"outname={state}"]
-    return cmd
+        # A match plays its book's openings in order from the first, each with both colours.
+        games, order, verdict = job["games"], "sequential", []
+    return ["fastchess", "-engine", f"cmd={new}", "name=new", "-engine", f"cmd={old}", "name=old",
+            "-each", "proto=uci", *limit, "option.Hash=16", "option.Threads=1",
+            "-rounds", str(games // 2), "-games", "2", "-repeat", "-concurrency", "2", "-recover",
+            "-openings", f"file={find_book(job['book'])}", "format=epd", f"order={order}", *verdict,
+            "-pgnout", f"file={pgn}", "-autosaveinterval", "10", "-config", f"outname={state}"]
 
 
-def finish_sprt(job, logpath, offset):
-    """The verdict in this run's part of the log, written to result.json; None when it was interrupted."""
+def finish_fastchess(job, logpath, offset):
+    """An SPRT's verdict or a match's result from this run's part of the log, written to result.json; None when
+    it was interrupted."""
     text = ""
     if os.path.exists(logpath):
         with open(logpath, errors="replace") as f:
@@ -287,10 +326,11 @@ def finish_sprt(job, logpath, offset):
     elif "H0 was accepted" in text:
         verdict = "H0 accepted"
     elif "Finished match" in text:
-        verdict = "no verdict (game limit)"
+        verdict = "no verdict (game limit)" if job["kind"] == "sprt" else "all games played"
     if verdict:
+        summary = sprt_summary(job) if job["kind"] == "sprt" else match_summary(job)
         write_json(os.path.join(job["dir"], "result.json"),
-                   {"verdict": verdict, "summary": sprt_summary(job), "ended": time.strftime("%Y-%m-%d %H:%M")})
+                   {"verdict": verdict, "summary": summary, "ended": time.strftime("%Y-%m-%d %H:%M")})
     return verdict
 
 
@@ -319,7 +359,7 @@ def start_datagen(job, cores):
 def wanted(jobs):
     """{name: cores} of the jobs that should run now."""
     todo = [j for j in jobs if not finished(j)]
-    timed = [j for j in todo if j["kind"] == "sprt" and not j.get("nodes")]
+    timed = [j for j in todo if j["kind"] in ("sprt", "match") and not j.get("nodes")]
     if timed:
         return {timed[0]["name"]: 2}
     # Datagen always has a core (the data is what the next net needs); the other goes to the first
@@ -385,8 +425,8 @@ def supervise():
             if proc.poll() is not None:
                 del running[name]
                 job = jobs.get(name)
-                if job and job["kind"] == "sprt":
-                    verdict = finish_sprt(job, logpath, offset)
+                if job and job["kind"] in ("sprt", "match"):
+                    verdict = finish_fastchess(job, logpath, offset)
                     log(f"{name} ended: {verdict or 'no verdict, will resume'}")
                     commit_state(f"{name} {verdict}" if verdict else "state")
                 elif job and job["kind"] == "spsa" and proc.returncode == 0:
@@ -407,7 +447,8 @@ def supervise():
                 continue
             job = jobs[name]
             try:
-                cmd = {"sprt": lambda: start_sprt(job), "spsa": lambda: start_spsa(job, cores),
+                cmd = {"sprt": lambda: start_fastchess(job), "match": lambda: start_fastchess(job),
+                       "spsa": lambda: start_spsa(job, cores),
                        "datagen": lambda: start_datagen(job, cores)}[job["kind"]]()
             except (subprocess.CalledProcessError, SystemExit) as e:
                 log(f"{name} cannot start: {e}")
@@ -419,8 +460,8 @@ def supervise():
                                               stderr=subprocess.STDOUT, start_new_session=True),
                              cores, logpath, offset)
             # The child's setsid gave it an autogroup of its own: SPSA and datagen yield to foreground work;
-            # a timed SPRT keeps nice 0, since a starved engine loses on time.
-            if not (job["kind"] == "sprt" and not job.get("nodes")):
+            # a timed SPRT or match keeps nice 0, since a starved engine loses on time.
+            if not (job["kind"] in ("sprt", "match") and not job.get("nodes")):
                 try:
                     with open(f"/proc/{running[name][0].pid}/autogroup", "w") as f:
                         f.write("19")
@@ -571,6 +612,12 @@ def cmd_add_sprt(a):
     add_job(a.name, job)
 
 
+def cmd_add_match(a):
+    if a.games < 2 or a.games % 2:
+        sys.exit("--games must be even (each opening is played with both colours)")
+    add_job(a.name, {"kind": "match", "new": a.new, "old": a.old, "games": a.games, "tc": a.tc, "book": a.book})
+
+
 def cmd_add_spsa(a):
     job = {"kind": "spsa", "ref": a.ref, "iterations": a.iterations, "pairs": a.pairs, "book": a.book,
            "params": a.params.split(",")}
@@ -610,6 +657,14 @@ def main():
     p.add_argument("--book", default="UHO_4060_v2.epd")
     p.add_argument("--max-games", type=int, default=20000)
     p.set_defaults(fn=cmd_add_sprt)
+    p = sub.add_parser("add-match")
+    p.add_argument("name")
+    p.add_argument("--new", required=True)
+    p.add_argument("--old", required=True)
+    p.add_argument("--games", type=int, required=True)
+    p.add_argument("--tc", default="10+0.1")
+    p.add_argument("--book", default="openings.epd")
+    p.set_defaults(fn=cmd_add_match)
     p = sub.add_parser("add-spsa")
     p.add_argument("name")
     p.add_argument("--ref", required=True)

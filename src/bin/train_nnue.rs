@@ -12,7 +12,8 @@
 //!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
 //!   the end `final.nnue`.
 //!   `--init NET` starts from a net file's weights (fine-tuning) instead of random ones; a one-bucket net
-//!   with `--buckets 8` starts every bucket from its output layer.
+//!   with `--buckets 8` starts every bucket from its output layer, and a wider `--hidden` keeps the net's
+//!   neurons and adds new ones that start out silent (zero output weights).
 //! - `train_nnue export --checkpoint C --out F` quantises a checkpoint into a net file.
 //! - `train_nnue eval --net F --fen FEN` prints the reference integer evaluation (cp, side to move).
 //! - `train_nnue synth --out F --positions N` writes random material-scored positions (smoke tests).
@@ -102,7 +103,8 @@ struct TrainArgs {
     /// them) go to validation, so it measures play on unseen games. 1 holds out single positions.
     #[arg(long, default_value_t = 4096)]
     val_block: usize,
-    /// Accumulator width H per perspective (a multiple of 8, 8..=4096); default 256, or the checkpoint's.
+    /// Accumulator width H per perspective (a multiple of 8, 8..=4096); default 256, or the checkpoint's, or
+    /// the --init net's (a wider one widens it: the same function, new neurons silent at first).
     #[arg(long)]
     hidden: Option<usize>,
     /// Output buckets by the number of pieces on the board: 1 or 8. Default 1, or the checkpoint's or the
@@ -220,6 +222,10 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             if a.buckets.is_some_and(|b| b > q.shape.buckets) {
                 net = net.spread_buckets(corvid::eval::nnue::OUTPUT_BUCKETS);
             }
+            if let Some(h) = a.hidden.filter(|&h| h > net.shape.hidden) {
+                check_hidden(h)?;
+                net = net.widen(h, a.seed);
+            }
             check_shape(&a, net.shape, "net")?;
             println!(
                 "starting from the weights of {} ({:?})",
@@ -232,9 +238,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
         }
         (None, None) => {
             let h = a.hidden.unwrap_or(256);
-            if h == 0 || !h.is_multiple_of(8) || h > 4096 {
-                return Err("--hidden must be a multiple of 8 in 8..=4096".into());
-            }
+            check_hidden(h)?;
             let shape = Shape {
                 hidden: h,
                 buckets: a.buckets.unwrap_or(1),
@@ -284,6 +288,13 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
 
 /// Refuses a `--hidden`, `--buckets` or `--mirror` that differs from the shape a run starts from (`what`:
 /// the checkpoint or the net file).
+fn check_hidden(h: usize) -> Result<(), String> {
+    if h == 0 || !h.is_multiple_of(8) || h > 4096 {
+        return Err("--hidden must be a multiple of 8 in 8..=4096".into());
+    }
+    Ok(())
+}
+
 fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
     if a.hidden.is_some_and(|h| h != shape.hidden) {
         return Err(format!(

@@ -103,6 +103,35 @@ impl Net {
         Net { shape, params }
     }
 
+    /// This net with a wider accumulator (`hidden` > H): the new neurons get random feature weights and zero
+    /// output weights, so the widened net computes exactly the same function and training grows them from
+    /// there (a start for a wider net from a trained one, rather than from random weights).
+    pub fn widen(&self, hidden: usize, seed: u64) -> Net {
+        let h = self.shape.hidden;
+        assert!(hidden > h, "widening {h} to {hidden}");
+        let shape = Shape {
+            hidden,
+            ..self.shape
+        };
+        let (old, new) = (self.layout(), Layout::new(shape));
+        let mut rng = Rng::new(seed ^ 0x5749_4445);
+        let a = 1.0 / (INPUTS as f32).sqrt();
+        let mut params = Vec::with_capacity(new.len);
+        for row in self.params[..old.ft_b].chunks_exact(h) {
+            params.extend_from_slice(row);
+            params.extend((h..hidden).map(|_| rng.uniform(-a, a)));
+        }
+        params.extend_from_slice(&self.params[old.ft_b..old.out_w]);
+        params.extend(std::iter::repeat_n(0.0, hidden - h));
+        for half in self.params[old.out_w..old.out_b].chunks_exact(h) {
+            params.extend_from_slice(half);
+            params.extend(std::iter::repeat_n(0.0, hidden - h));
+        }
+        params.extend_from_slice(&self.params[old.out_b..]);
+        debug_assert_eq!(params.len(), new.len);
+        Net { shape, params }
+    }
+
     /// The inputs of a record for this net's shape.
     pub fn features(&self, r: &ChessBoard) -> Features {
         features(r, &self.shape)

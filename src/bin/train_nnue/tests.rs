@@ -784,6 +784,44 @@ fn a_one_bucket_net_spread_to_eight_buckets_computes_the_same() {
 }
 
 #[test]
+fn a_widened_net_computes_the_same_and_can_learn() {
+    let shape = Shape {
+        hidden: 16,
+        buckets: 8,
+        mirror: true,
+    };
+    let net = spread_net(Shape::plain(16), 21).spread_buckets(8);
+    let net = Net { shape, ..net };
+    let wide = net.widen(24, 5);
+    assert_eq!(wide.shape.hidden, 24);
+    assert_eq!(wide.params.len(), wide.layout().len);
+    let mut buckets = std::collections::HashSet::new();
+    for r in synthetic(300, 23) {
+        let (f, g) = (net.features(&r), wide.features(&r));
+        buckets.insert(f.bucket);
+        assert_eq!(net.forward(&f), wide.forward(&g));
+    }
+    assert!(buckets.len() >= 3, "{buckets:?}");
+    // The new neurons are not all alike: their feature weights differ, so training can tell them apart.
+    let l = wide.layout();
+    let new_w: Vec<f32> = (0..INPUTS).map(|i| wide.params[i * 24 + 20]).collect();
+    assert!(new_w.iter().any(|&w| w != new_w[0]));
+    assert!(wide.params[l.out_w..l.out_b]
+        .chunks_exact(24)
+        .all(|half| half[16..].iter().all(|&w| w == 0.0)));
+    // And they learn: the new output weights get a gradient from the first batch.
+    let batch = synthetic(256, 29);
+    let order: Vec<u32> = (0..batch.len() as u32).collect();
+    let mut workers = vec![Worker::new(wide.shape)];
+    batch_gradients(&wide, &batch, &order, 0.0, &mut workers);
+    let moved = workers[0].grad[l.out_w..l.out_b]
+        .chunks_exact(24)
+        .filter(|half| half[16..].iter().any(|&g| g != 0.0))
+        .count();
+    assert!(moved > 0, "no gradient reaches the new neurons");
+}
+
+#[test]
 fn validation_is_held_out_in_whole_aligned_blocks() {
     // Each record's score is its index, so the held-out indices can be read back.
     let mut records = synthetic(20_000, 9);
@@ -986,10 +1024,35 @@ fn command_line_train_export_and_eval() {
     let err = crate::run(parse(&bad_init)).expect_err("not a net file");
     assert!(err.contains("magic"), "{err}");
     let init_h = [
-        "t", "train", &data_s, "--init", &final_s, "--hidden", "32", "--epochs", "1",
+        "t", "train", &data_s, "--init", &final_s, "--hidden", "8", "--epochs", "1",
     ];
-    let err = crate::run(parse(&init_h)).expect_err("H differs from the net's");
+    let err = crate::run(parse(&init_h)).expect_err("H narrower than the net's");
     assert!(err.contains("--hidden"), "{err}");
+    // A wider --hidden widens the --init net: at learning rate 0 the run's net evaluates exactly as its
+    // parent, with the new width.
+    let (wide_out, wide_s) = (dir.join("wide"), s(&dir.join("wide")));
+    let mut wide = init.to_vec();
+    let at = wide.iter().position(|a| *a == init_out).expect("--out-dir");
+    wide[at] = &wide_s;
+    wide.extend(["--hidden", "24"]);
+    crate::run(parse(&wide)).expect("train --init --hidden 24");
+    let (parent, widened) = (
+        crate::load_net(&out.join("final.nnue")).expect("parent"),
+        crate::load_net(&wide_out.join("final.nnue")).expect("widened"),
+    );
+    assert_eq!((parent.shape.hidden, widened.shape.hidden), (16, 24));
+    for fen in [
+        corvid::chess::STARTPOS,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen, false).expect("FEN");
+        assert_eq!(
+            parent.evaluate(&crate::position_features(&pos, &parent.shape)),
+            widened.evaluate(&crate::position_features(&pos, &widened.shape)),
+            "{fen}"
+        );
+    }
     // An 8-bucket mirrored run writes v2 files that export and evaluate the same way.
     let (bucketed_out, bucketed_s) = (dir.join("bucketed"), s(&dir.join("bucketed")));
     let mut args = train.to_vec();

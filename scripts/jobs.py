@@ -172,14 +172,20 @@ def build(spec, tune=False):
 
 # ---------------------------------------------------------------- progress
 
-def sprt_counts(job):
-    """fastchess's counts, from the new engine's side (it is the first engine of the state)."""
+def fastchess_counts(job):
+    """(wins, draws, losses, pentanomial LL/LD/WL+DD/WD/WW) from fastchess's state, the new engine's side (it
+    is the first engine of the state); None before the first game."""
     path = os.path.join(job["dir"], "state.json")
     if not os.path.exists(path):
         return None
     with open(path) as f:
         stats = json.load(f).get("stats", {})
-    return next(iter(stats.values()), None)
+    s = next(iter(stats.values()), None)
+    if not s:
+        return None
+    penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
+    return s.get("wins", 0), s.get("draws", 0), s.get("losses", 0), \
+        [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
 
 
 def llr_normalized(penta, elo0, elo1):
@@ -200,12 +206,10 @@ def llr_normalized(penta, elo0, elo1):
 
 
 def sprt_summary(job):
-    s = sprt_counts(job)
-    if not s:
+    counts = fastchess_counts(job)
+    if not counts:
         return "not started"
-    w, d, l = s.get("wins", 0), s.get("draws", 0), s.get("losses", 0)
-    penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
-    penta = [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
+    w, d, l, penta = counts
     llr, elo = llr_normalized(penta, job["elo0"], job["elo1"])
     llr_text = f"LLR ≈ {llr:.2f}"
     # fastchess's own (exact) figure where this machine has its log; the approximation runs ~0.2 high.
@@ -221,12 +225,10 @@ def sprt_summary(job):
 
 def match_summary(job):
     """Games, W/D/L, score and Elo with its 95 % interval, from the pairs of games (pentanomial)."""
-    s = sprt_counts(job)
-    if not s:
+    counts = fastchess_counts(job)
+    if not counts:
         return "not started"
-    w, d, l = s.get("wins", 0), s.get("draws", 0), s.get("losses", 0)
-    penta = [s.get(k, 0) for k in ("penta_LL", "penta_LD", "penta_WL", "penta_DD", "penta_WD", "penta_WW")]
-    penta = [penta[0], penta[1], penta[2] + penta[3], penta[4], penta[5]]
+    w, d, l, penta = counts
     text = f"{w + d + l} of {job['games']} games +{w} ={d} -{l}"
     pairs = sum(penta)
     if pairs == 0:

@@ -10,12 +10,13 @@
 //!   move scored. Moves that lose more than a few temperatures are never taken, so the errors are plausible
 //!   second choices, not random blunders; a found mate is always played and a move into a mate never is.
 //!
-//! The scale has two parts. Below [`NETWORK_FROM`] the player evaluates by hand (`Engine::install_network`):
-//! those anchors were measured with the hand-crafted evaluation, so a new network does not move them, and
-//! its unlimited search is worth about [`NETWORK_FROM`]. From there up it plays with the network and a node
-//! budget ([`NETWORK_ANCHORS`]), up to [`FULL_STRENGTH`], the unlimited engine's own rating; settings above
-//! that are accepted (GUIs offer up to 3000) and play at full strength. Between anchors the node budget is
-//! interpolated geometrically and the temperature linearly.
+//! The scale has three parts. Below [`NETWORK_FROM`] the player evaluates by hand
+//! (`Engine::install_network`): those anchors were measured with the hand-crafted evaluation, so a new
+//! network does not move them, and its unlimited search is worth about [`NETWORK_FROM`]. From there it plays
+//! with the network and a node budget ([`NETWORK_ANCHORS`]). From [`FULL_STRENGTH`], the highest level the
+//! unlimited engine honours, it is the full engine; settings above that are accepted (GUIs offer up to 3000)
+//! and play at full strength. Between anchors the node budget is interpolated geometrically and the
+//! temperature linearly.
 
 /// The lowest `UCI_Elo` offered.
 pub const ELO_MIN: u32 = 1320;

@@ -358,12 +358,17 @@ def start_datagen(job, cores):
 
 # ---------------------------------------------------------------- the supervisor
 
+def timed(job):
+    """A timed SPRT or match: it runs alone and at nice 0, since a starved engine loses on time."""
+    return job["kind"] in ("sprt", "match") and not job.get("nodes")
+
+
 def wanted(jobs):
     """{name: cores} of the jobs that should run now."""
     todo = [j for j in jobs if not finished(j)]
-    timed = [j for j in todo if j["kind"] in ("sprt", "match") and not j.get("nodes")]
-    if timed:
-        return {timed[0]["name"]: 2}
+    alone = [j for j in todo if timed(j)]
+    if alone:
+        return {alone[0]["name"]: 2}
     # Datagen always has a core (the data is what the next net needs); the other goes to the first
     # fixed-nodes SPRT, else the first SPSA.
     picks = []
@@ -463,7 +468,7 @@ def supervise():
                              cores, logpath, offset)
             # The child's setsid gave it an autogroup of its own: SPSA and datagen yield to foreground work;
             # a timed SPRT or match keeps nice 0, since a starved engine loses on time.
-            if not (job["kind"] in ("sprt", "match") and not job.get("nodes")):
+            if not timed(job):
                 try:
                     with open(f"/proc/{running[name][0].pid}/autogroup", "w") as f:
                         f.write("19")

@@ -286,8 +286,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     train::train(&cfg, start, &records, &val).map(|_| ())
 }
 
-/// Refuses a `--hidden`, `--buckets` or `--mirror` that differs from the shape a run starts from (`what`:
-/// the checkpoint or the net file).
+/// Refuses an accumulator width the trainer and the net file cannot hold.
 fn check_hidden(h: usize) -> Result<(), String> {
     if h == 0 || !h.is_multiple_of(8) || h > 4096 {
         return Err("--hidden must be a multiple of 8 in 8..=4096".into());
@@ -295,6 +294,8 @@ fn check_hidden(h: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses a `--hidden`, `--buckets` or `--mirror` that differs from the shape a run starts from (`what`:
+/// the checkpoint or the net file).
 fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
     if a.hidden.is_some_and(|h| h != shape.hidden) {
         return Err(format!(

@@ -60,6 +60,11 @@ const NETWORK_ANCHORS: [(u32, u64); 4] = [
     (FULL_STRENGTH, 380_000),
 ];
 
+/// The node budget a fraction `f` of the way from `n0` to `n1` on a logarithmic scale.
+fn geometric(n0: u64, n1: u64, f: f64) -> u64 {
+    (n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64
+}
+
 /// How a player of some rating searches and chooses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strength {
@@ -90,7 +95,7 @@ impl Strength {
             let ((e0, n0), (e1, n1)) = (NETWORK_ANCHORS[i], NETWORK_ANCHORS[i + 1]);
             let f = f64::from(elo - e0) / f64::from(e1 - e0);
             return Strength {
-                nodes: Some((n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64),
+                nodes: Some(geometric(n0, n1, f)),
                 temperature: 0.0,
                 network: true,
             };
@@ -105,7 +110,7 @@ impl Strength {
             // The last stretch ends at the unlimited hand-crafted search: grow a hundredfold towards it.
             (n0 as f64 * 10f64.powf(f * 2.0)) as u64
         } else {
-            (n0 as f64 * (n1 as f64 / n0 as f64).powf(f)).round() as u64
+            geometric(n0, n1, f)
         };
         Strength {
             nodes: Some(nodes),

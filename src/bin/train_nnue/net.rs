@@ -1,9 +1,9 @@
 //! The float network (768 -> H) x 2 -> 1 with SCReLU, one output layer per output bucket, its forward pass
 //! and its gradient.
 //!
-//! All parameters live in one flat vector, `[ft_w (768 * H, feature-major) | ft_b (H) | out_w (buckets x 2H)
-//! | out_b (buckets)]`, so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one
-//! array. The shape (H, buckets, mirroring) is the file format's [`Shape`].
+//! All parameters live in one flat vector, `[ft_w (768 * K * H, feature-major) | ft_b (H) | out_w (buckets x
+//! 2H) | out_b (buckets)]`, so the optimiser, the per-thread gradient buffers and the checkpoint treat them as
+//! one array. The shape (H, buckets, mirroring, K king buckets) is the file format's [`Shape`].
 
 use crate::data::{features, sigmoid, target, Features, INPUTS};
 use bulletformat::ChessBoard;
@@ -36,7 +36,7 @@ impl Layout {
     /// The layout for a net of `shape`.
     pub fn new(shape: Shape) -> Layout {
         let hidden = shape.hidden;
-        let ft_b = INPUTS * hidden;
+        let ft_b = shape.inputs() * hidden;
         let out_w = ft_b + hidden;
         let out_b = out_w + shape.buckets * 2 * hidden;
         Layout {
@@ -101,6 +101,36 @@ impl Net {
         params.extend(std::iter::repeat_n(self.params[l.out_b], buckets));
         debug_assert_eq!(params.len(), Layout::new(shape).len);
         Net { shape, params }
+    }
+
+    /// This net without king buckets given those of `with` (a shape that differs from this one's only in
+    /// its king buckets): every bucket starts as a copy of the feature weights, so the new net computes
+    /// exactly the same function and training lets each bucket specialise from there.
+    pub fn spread_king_buckets(&self, with: Shape) -> Net {
+        assert_eq!(
+            self.shape.king_buckets, 1,
+            "only a net without king buckets is spread"
+        );
+        assert_eq!(
+            Shape {
+                king_buckets: 1,
+                king_map: [0; 64],
+                ..with
+            },
+            self.shape,
+            "spreading changes only the king buckets"
+        );
+        let l = self.layout();
+        let mut params = Vec::with_capacity(Layout::new(with).len);
+        for _ in 0..with.king_buckets {
+            params.extend_from_slice(&self.params[..l.ft_b]);
+        }
+        params.extend_from_slice(&self.params[l.ft_b..]);
+        debug_assert_eq!(params.len(), Layout::new(with).len);
+        Net {
+            shape: with,
+            params,
+        }
     }
 
     /// This net with a wider accumulator (`hidden` > H): the new neurons get random feature weights and zero

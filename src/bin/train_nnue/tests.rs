@@ -70,7 +70,14 @@ fn reference_inputs(shape: Shape, r: &ChessBoard) -> ([Vec<usize>; 2], usize) {
 /// the target from the raw fields.
 fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f64) -> f64 {
     let hidden = shape.hidden;
-    let ft_b = INPUTS * shape.king_buckets * hidden;
+    // With king buckets each row adds the factor's row of the same feature (768 rows after the buckets').
+    let factor = INPUTS * shape.king_buckets * hidden;
+    let ft_b = factor
+        + if shape.king_buckets > 1 {
+            INPUTS * hidden
+        } else {
+            0
+        };
     let out_w = ft_b + hidden;
     let out_b = out_w + shape.buckets * 2 * hidden;
     let mut total = 0.0;
@@ -81,6 +88,9 @@ fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f6
             for row in rows {
                 for (i, x) in a.iter_mut().enumerate() {
                     *x += params[row * hidden + i];
+                    if ft_b > factor {
+                        *x += params[factor + row % INPUTS * hidden + i];
+                    }
                 }
             }
         }
@@ -154,6 +164,14 @@ fn gradient_matches_finite_differences() {
             nonzero > 100,
             "{shape:?}: only {nonzero} non-trivial gradients"
         );
+        // With king buckets the shared factor learns from every position too.
+        let l = net.layout();
+        if shape.king_buckets > 1 {
+            let factor = &analytic[l.factor..l.ft_b];
+            assert!(factor.iter().filter(|g| g.abs() > 1e-7).count() > 50);
+        } else {
+            assert_eq!(l.factor, l.ft_b);
+        }
     }
 }
 

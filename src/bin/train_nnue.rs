@@ -120,8 +120,8 @@ struct TrainArgs {
     /// King buckets: the bucket of each square of a side's own king as it sees the board, comma-separated,
     /// 32 entries (files a-d of ranks 1 to 8, with mirroring) or 64 (a1 to h8); or `4`, the four-bucket map
     /// of a mirroring net: castled wing (a1-b1), back-rank centre (c1-d1), second rank, the rest. Default
-    /// none, or the checkpoint's or the --init net's (a net without them starts each from its feature
-    /// weights).
+    /// none, or the checkpoint's or the --init net's. Trained factorised (each bucket's own part plus a
+    /// factor all share; the file holds the sums); a net without them as --init becomes the factor.
     #[arg(long)]
     king_buckets: Option<String>,
     /// Weight of the game result in the target (0: scores only, 1: results only). 0 by default: on 2 M

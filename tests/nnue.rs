@@ -1,7 +1,8 @@
 //! NNUE against independent references: test networks are generated here (deterministic RNG), written in the
 //! file format by this file's own writer, and the engine's loader, incremental accumulators, refresh cache and
 //! evaluation are held against a straightforward implementation of the format note: v1 nets (one output
-//! bucket) and v2 nets with 8 output buckets and horizontal mirroring by the king's file.
+//! bucket), v2 nets with 8 output buckets and horizontal mirroring by the king's file, and v3 nets with king
+//! buckets too.
 
 use corvid::chess::{Color, Move, MoveKind, PieceType, Position, Square};
 use corvid::eval::nnue::{
@@ -25,12 +26,23 @@ struct RawNet {
     buckets: usize,
     /// Horizontal mirroring by the perspective's king file.
     mirror: bool,
+    /// King buckets (a v3 net): the bucket of each square of the perspective's own king as it sees the
+    /// board, after the file flip of a mirroring net.
+    king_map: Option<[u8; 64]>,
+    /// `king_buckets()` x 768 x H.
     ft_w: Vec<i16>,
     ft_b: Vec<i16>,
     /// `buckets` x 2H.
     out_w: Vec<i16>,
     /// One per bucket.
     out_b: Vec<i32>,
+}
+
+impl RawNet {
+    fn king_buckets(&self) -> usize {
+        self.king_map
+            .map_or(1, |m| *m.iter().max().expect("64 entries") as usize + 1)
+    }
 }
 
 fn uniform(rng: &mut Rng, lo: i32, hi: i32) -> i16 {
@@ -45,12 +57,26 @@ fn random_net(seed: u64, h: usize, out: i32) -> RawNet {
 
 /// As [`random_net`], with `buckets` output buckets and mirroring as asked.
 fn random_shaped(seed: u64, h: usize, out: i32, buckets: usize, mirror: bool) -> RawNet {
+    random_with_kings(seed, h, out, buckets, mirror, None)
+}
+
+/// As [`random_shaped`], with king buckets laid out by `king_map`.
+fn random_with_kings(
+    seed: u64,
+    h: usize,
+    out: i32,
+    buckets: usize,
+    mirror: bool,
+    king_map: Option<[u8; 64]>,
+) -> RawNet {
     let mut rng = Rng::new(seed);
+    let k = king_map.map_or(1, |m| *m.iter().max().expect("64 entries") as usize + 1);
     RawNet {
         h,
         buckets,
         mirror,
-        ft_w: (0..INPUTS * h)
+        king_map,
+        ft_w: (0..k * INPUTS * h)
             .map(|_| uniform(&mut rng, -30, 30))
             .collect(),
         ft_b: (0..h).map(|_| uniform(&mut rng, 0, 160)).collect(),
@@ -72,24 +98,51 @@ fn random_v2(seed: u64, out: i32) -> RawNet {
     random_shaped(seed, HIDDEN, out, 8, true)
 }
 
+/// A v3 net: 8 output buckets, mirrored, and four king buckets (a1-b1, c1-d1, the second rank, the rest;
+/// files e-h of the map are never read in a mirroring net, so they hold the mirror image).
+fn random_v3(seed: u64, out: i32) -> RawNet {
+    let map = std::array::from_fn(|sq| match (sq / 8, (sq % 8).min(7 - sq % 8)) {
+        (0, f) if f < 2 => 0,
+        (0, _) => 1,
+        (1, _) => 2,
+        _ => 3,
+    });
+    random_with_kings(seed, HIDDEN, out, 8, true, Some(map))
+}
+
+/// A v3 net without mirroring or output buckets: six king buckets by the king's half-board (files a-d or
+/// e-h) and its rank (1, 2, or beyond), so a king move changes its side's bucket without any file flip.
+fn random_v3_unmirrored(seed: u64, out: i32) -> RawNet {
+    let map = std::array::from_fn(|sq| ((sq / 8).min(2) * 2 + (sq % 8 >= 4) as usize) as u8);
+    random_with_kings(seed, HIDDEN, out, 1, false, Some(map))
+}
+
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x100000001b3)
     })
 }
 
-/// The file bytes, laid out as the format note says: v1 for one bucket without mirroring, else v2 (buckets
-/// and flags in the header).
+/// The file bytes, laid out as the format note says: v1 for one bucket without mirroring, v3 with king
+/// buckets (then their count and map in the header too), else v2 (buckets and flags in the header).
 fn file_bytes(net: &RawNet) -> Vec<u8> {
-    let v2 = net.buckets != 1 || net.mirror;
+    let v3 = net.king_map.is_some();
+    let v2 = net.buckets != 1 || net.mirror || v3;
+    let version = 1 + v2 as u32 + v3 as u32;
     let mut b = b"CRVDNNUE".to_vec();
-    let mut header = vec![1 + v2 as u32, net.h as u32, 255, 64, 400];
+    let mut header = vec![version, net.h as u32, 255, 64, 400];
     if v2 {
         header.extend([net.buckets as u32, net.mirror as u32]);
+    }
+    if v3 {
+        header.push(net.king_buckets() as u32);
     }
     header.push(0);
     for w in header {
         b.extend(w.to_le_bytes());
+    }
+    if let Some(map) = net.king_map {
+        b.extend(map);
     }
     for v in net.ft_w.iter().chain(&net.ft_b).chain(&net.out_w) {
         b.extend(v.to_le_bytes());
@@ -99,10 +152,14 @@ fn file_bytes(net: &RawNet) -> Vec<u8> {
     }
     let sum = fnv1a(&b);
     b.extend(sum.to_le_bytes());
-    let header_len = if v2 { 40 } else { 32 };
+    let header_len = [32, 40, 108][version as usize - 1];
     assert_eq!(
         b.len(),
-        header_len + 1536 * net.h + 2 * net.h + net.buckets * (4 * net.h + 4) + 8
+        header_len
+            + net.king_buckets() * 1536 * net.h
+            + 2 * net.h
+            + net.buckets * (4 * net.h + 4)
+            + 8
     );
     b
 }
@@ -114,7 +171,8 @@ fn temp_dir() -> PathBuf {
 }
 
 /// The evaluation by the format note, written out plainly (i64, no SIMD, no incremental state): for each
-/// perspective, its king's file decides the file flip, and the number of pieces the output bucket.
+/// perspective, its king's file decides the file flip and its square (after the flip) the king bucket, and
+/// the number of pieces the output bucket.
 fn reference_eval(net: &RawNet, pos: &Position) -> i32 {
     let h = net.h;
     let mut pieces = Vec::new();
@@ -135,12 +193,20 @@ fn reference_eval(net: &RawNet, pos: &Position) -> i32 {
             .expect("a king")
             .1;
         let flip_file = net.mirror && king % 8 >= 4;
-        for &(p, s) in &pieces {
-            let mut sq = if persp == Color::White { s } else { s ^ 56 };
+        let seen = |s: usize| {
+            let sq = if persp == Color::White { s } else { s ^ 56 };
             if flip_file {
-                sq = (sq & 56) | (7 - sq % 8);
+                (sq & 56) | (7 - sq % 8)
+            } else {
+                sq
             }
-            let index = (p.color() != persp) as usize * 384 + p.kind().index() * 64 + sq;
+        };
+        let king_bucket = net.king_map.map_or(0, |m| m[seen(king)] as usize);
+        for &(p, s) in &pieces {
+            let index = king_bucket * INPUTS
+                + (p.color() != persp) as usize * 384
+                + p.kind().index() * 64
+                + seen(s);
             for (i, v) in a.iter_mut().enumerate() {
                 *v += net.ft_w[index * h + i] as i64;
             }
@@ -181,28 +247,36 @@ const FENS: &[&str] = &[
     "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
     "8/5k2/8/3P4/8/1K6/8/8 b - - 0 1",
     "6k1/5ppp/8/8/3q4/8/5PPP/1R4K1 w - - 0 1",
+    // A king on its second rank, files a-d (as Black sees the board).
+    "8/2k5/8/3p4/8/8/3P4/6K1 w - - 0 1",
 ];
 
 #[test]
 fn evaluation_equals_the_reference_implementation() {
-    // v1 and v2 nets, output weights within ±127 (the SIMD output) and up to ±200 (the exact scalar fallback).
-    for (seed, out, v2) in [
-        (1u64, 127, false),
-        (2, 127, false),
-        (3, 200, false),
-        (4, 200, false),
-        (5, 127, true),
-        (6, 127, true),
-        (7, 200, true),
+    // v1, v2 and v3 nets, output weights within ±127 (the SIMD output) and up to ±200 (the exact scalar
+    // fallback).
+    for (seed, out, version) in [
+        (1u64, 127, 1),
+        (2, 127, 1),
+        (3, 200, 1),
+        (4, 200, 1),
+        (5, 127, 2),
+        (6, 127, 2),
+        (7, 200, 2),
+        (8, 127, 3),
+        (9, 200, 3),
+        (10, 127, 4),
     ] {
-        let raw = if v2 {
-            random_v2(seed, out)
-        } else {
-            random_net(seed, HIDDEN, out)
+        let raw = match version {
+            1 => random_net(seed, HIDDEN, out),
+            2 => random_v2(seed, out),
+            3 => random_v3(seed, out),
+            _ => random_v3_unmirrored(seed, out),
         };
         assert_eq!(raw.out_w.iter().any(|w| w.abs() > 128), out > 128);
         let net = Network::from_bytes(&file_bytes(&raw)).expect("valid test net");
         assert_eq!((net.buckets(), net.mirrored()), (raw.buckets, raw.mirror));
+        assert_eq!(net.king_buckets(), raw.king_buckets());
         let mut distinct = std::collections::HashSet::new();
         let mut buckets = std::collections::HashSet::new();
         for fen in FENS {
@@ -228,6 +302,19 @@ fn evaluation_equals_the_reference_implementation() {
         // several output buckets were used.
         assert!(distinct.len() >= FENS.len() - 1, "{distinct:?}");
         assert!(buckets.len() >= 5, "{buckets:?}");
+        // The FENs put kings in every king bucket of these maps.
+        if let Some(map) = raw.king_map {
+            let mut kings = std::collections::HashSet::new();
+            for fen in FENS {
+                let pos = Position::from_fen(fen, false).expect("FEN");
+                for p in [Color::White, Color::Black] {
+                    let s = pos.king_square(p).0 as usize ^ (p.index() * 56);
+                    let s = if raw.mirror && s % 8 >= 4 { s ^ 7 } else { s };
+                    kings.insert(map[s]);
+                }
+            }
+            assert_eq!(kings.len(), raw.king_buckets(), "{kings:?}");
+        }
     }
 }
 
@@ -240,6 +327,7 @@ fn mirroring_and_buckets_take_effect() {
     let first = RawNet {
         buckets: 1,
         mirror: false,
+        king_map: None,
         out_w: v2.out_w[..2 * HIDDEN].to_vec(),
         out_b: v2.out_b[..1].to_vec(),
         ft_w: v2.ft_w.clone(),
@@ -282,6 +370,15 @@ fn loading_a_written_file_round_trips() {
         assert_eq!(net.to_bytes(), bytes);
         assert_eq!(Network::from_weights(&net.weights()), Ok(net));
     }
+    // So do v3 nets, mirrored or not.
+    for raw in [random_v3(13, 127), random_v3_unmirrored(14, 127)] {
+        let bytes = file_bytes(&raw);
+        std::fs::write(&path, &bytes).expect("write net");
+        let net = Network::load(&path).expect("load v3");
+        assert_eq!(net.king_buckets(), raw.king_buckets());
+        assert_eq!(net.to_bytes(), bytes);
+        assert_eq!(Network::from_weights(&net.weights()), Ok(net));
+    }
     let _ = std::fs::remove_file(&path);
 }
 
@@ -298,7 +395,12 @@ fn the_embedded_network_round_trips_with_the_version_of_its_shape() {
     }
     let version = u32::from_le_bytes(file[8..12].try_into().expect("4 bytes"));
     let plain = (net.buckets(), net.mirrored()) == (1, false);
-    assert_eq!(version, if plain { 1 } else { 2 });
+    let want = match net.king_buckets() {
+        1 if plain => 1,
+        1 => 2,
+        _ => 3,
+    };
+    assert_eq!(version, want);
     assert_eq!(net.to_bytes(), file);
 }
 
@@ -321,8 +423,8 @@ fn malformed_files_are_refused_with_the_reason() {
     magic[0] = b'X';
     assert_eq!(Network::from_bytes(&magic), Err(NetworkError::BadMagic));
     assert_eq!(
-        Network::from_bytes(&with(&good, 8, 3)),
-        Err(NetworkError::BadVersion(3))
+        Network::from_bytes(&with(&good, 8, 4)),
+        Err(NetworkError::BadVersion(4))
     );
     for (at, name) in [(16, "QA"), (20, "QB"), (24, "SCALE"), (28, "reserved")] {
         assert!(
@@ -411,8 +513,58 @@ fn malformed_files_are_refused_with_the_reason() {
         Network::from_bytes(&damaged),
         Err(NetworkError::BadChecksum { .. })
     ));
+
+    // v3: king bucket counts outside 2..=32, a map entry beyond the count, a bucket no square uses (in a
+    // mirroring net, squares on files e-h do not count), the wrong length for the count.
+    let v3 = file_bytes(&random_v3(8, 127));
+    assert!(Network::from_bytes(&v3).is_ok());
+    for k in [0, 1, 33, 1 << 20] {
+        assert!(
+            matches!(
+                Network::from_bytes(&with(&v3, 36, k)),
+                Err(NetworkError::BadKingBuckets(_))
+            ),
+            "{k} king buckets"
+        );
+    }
+    let with_map = |sq: usize, bucket: u8| {
+        let mut b = v3.clone();
+        b[44 + sq] = bucket;
+        reseal(b)
+    };
+    assert!(matches!(
+        Network::from_bytes(&with_map(20, 4)),
+        Err(NetworkError::BadKingBuckets(_))
+    ));
+    // a1 and b1 are bucket 0's only squares on files a-d; g1 and h1 do not count.
+    let mut unused = with_map(0, 1);
+    unused[45] = 1;
+    assert!(matches!(
+        Network::from_bytes(&reseal(unused)),
+        Err(NetworkError::BadKingBuckets(_))
+    ));
+    assert!(Network::from_bytes(&with_map(7, 3)).is_ok());
+    assert!(matches!(
+        Network::from_bytes(&with(&v3, 36, 5)),
+        Err(NetworkError::BadKingBuckets(_) | NetworkError::BadSize { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&with(&v3, 40, 1)),
+        Err(NetworkError::BadConstant {
+            name: "reserved",
+            ..
+        })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&v3[..100]),
+        Err(NetworkError::Truncated { len: 100 })
+    ));
     // Every refusal reads as a reason.
-    for e in [NetworkError::BadBuckets(3), NetworkError::BadFlags(2)] {
+    for e in [
+        NetworkError::BadBuckets(3),
+        NetworkError::BadFlags(2),
+        NetworkError::BadKingBuckets("x"),
+    ] {
         assert!(e.to_string().contains("network"), "{e}");
     }
 }
@@ -683,11 +835,23 @@ fn incremental_accumulators_of_a_mirrored_bucketed_net_equal_a_refresh_in_random
     random_games_check(&random_v2(0xBEEF, 127), 0x5EED_1234_ABCD_0002);
 }
 
+/// The same with king buckets, mirrored and not: a king move into another bucket refreshes its side.
+#[test]
+fn incremental_accumulators_of_king_bucket_nets_equal_a_refresh_in_random_games() {
+    random_games_check(&random_v3(0xB0C, 127), 0x5EED_1234_ABCD_0003);
+    random_games_check(&random_v3_unmirrored(0xB0D, 127), 0x5EED_1234_ABCD_0004);
+}
+
 /// The refresh cache gives each perspective's lanes of a full refresh, for positions that follow each other
 /// (small differences) and for positions of other games (large ones), on both mirror states.
 #[test]
 fn the_refresh_cache_equals_a_full_refresh() {
-    for raw in [random_v2(31, 127), random_net(32, HIDDEN, 127)] {
+    for raw in [
+        random_v2(31, 127),
+        random_net(32, HIDDEN, 127),
+        random_v3(33, 127),
+        random_v3_unmirrored(34, 127),
+    ] {
         let net = Network::from_bytes(&file_bytes(&raw)).expect("valid");
         let mut cache = RefreshCache::new(&net);
         let mut rng = Rng::new(0xF1AA);

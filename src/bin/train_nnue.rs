@@ -1,19 +1,20 @@
 //! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from `corvid datagen`'s games or bulletformat
 //! `ChessBoard` records (each file's format recognised by its content), on the CPU, multithreaded, in plain
-//! Rust, optionally with 8 output buckets by piece count (`--buckets 8`) and horizontal mirroring by each
-//! side's king file (`--mirror`). The data, the features, the network and the net file follow
+//! Rust, optionally with 8 output buckets by piece count (`--buckets 8`), horizontal mirroring by each
+//! side's king file (`--mirror`) and king buckets by each side's own king square (`--king-buckets`). The data, the features, the network and the net file follow
 //! `nets/FORMAT.md` (the contract with datagen and the engine); the feature and bucket rules are the format
 //! module's, which the engine uses too.
 //!
 //! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256]
-//!   [--buckets 1|8] [--mirror] ...`
+//!   [--buckets 1|8] [--mirror] [--king-buckets MAP] ...`
 //!   trains with AdamW on the MSE between sigmoid(y) and `lambda * result + (1 - lambda) * sigmoid(score /
 //!   400)`; after every epoch it prints train and validation loss and writes `epochN.ckpt` (float weights
 //!   and optimiser state, for `--resume`) and `epochN.nnue` (the quantised net) into `--out-dir`, and at
 //!   the end `final.nnue`.
 //!   `--init NET` starts from a net file's weights (fine-tuning) instead of random ones; a one-bucket net
-//!   with `--buckets 8` starts every bucket from its output layer, and a wider `--hidden` keeps the net's
-//!   neurons and adds new ones that start out silent (zero output weights).
+//!   with `--buckets 8` starts every bucket from its output layer, one without king buckets given
+//!   `--king-buckets` starts every king bucket from its feature weights, and a wider `--hidden` keeps the
+//!   net's neurons and adds new ones that start out silent (zero output weights).
 //! - `train_nnue export --checkpoint C --out F` quantises a checkpoint into a net file.
 //! - `train_nnue eval --net F --fen FEN` prints the reference integer evaluation (cp, side to move).
 //! - `train_nnue synth --out F --positions N` writes random material-scored positions (smoke tests).
@@ -35,7 +36,8 @@ mod train;
 
 use clap::{Parser, Subcommand};
 use corvid::chess::{Color, Position};
-use corvid::eval::nnue::accumulator::{feature, king_mirrored, output_bucket};
+use corvid::eval::nnue::accumulator::{feature, output_bucket, own_king_square};
+use corvid::eval::nnue::format::king_view;
 use data::{Features, MAX_FEATURES};
 use net::Shape;
 use optim::{Checkpoint, LrSchedule, Schedule};
@@ -53,7 +55,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Train a network on datagen game files (viriformat) or bulletformat ChessBoard files.
-    Train(TrainArgs),
+    Train(Box<TrainArgs>),
     /// Quantise a checkpoint into a net file.
     Export {
         /// A checkpoint written by `train` (epochN.ckpt).
@@ -115,6 +117,13 @@ struct TrainArgs {
     /// Default off, or the checkpoint's or the --init net's (a net trained without it cannot take it up).
     #[arg(long)]
     mirror: bool,
+    /// King buckets: the bucket of each square of a side's own king as it sees the board, comma-separated,
+    /// 32 entries (files a-d of ranks 1 to 8, with mirroring) or 64 (a1 to h8); or `4`, the four-bucket map
+    /// of a mirroring net: castled wing (a1-b1), back-rank centre (c1-d1), second rank, the rest. Default
+    /// none, or the checkpoint's or the --init net's. Trained factorised (each bucket's own part plus a
+    /// factor all share; the file holds the sums); a net without them as --init becomes the factor.
+    #[arg(long)]
+    king_buckets: Option<String>,
     /// Weight of the game result in the target (0: scores only, 1: results only). 0 by default: on 2 M
     /// positions (20 k games) a net at 0.3 memorised the games' results and lost to the HCE, one at 0 beat it.
     #[arg(long, default_value_t = 0.0)]
@@ -177,7 +186,7 @@ fn main() -> ExitCode {
 /// Runs one parsed command line.
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Train(args) => run_train(args),
+        Command::Train(args) => run_train(*args),
         Command::Export { checkpoint, out } => run_export(&checkpoint, &out),
         Command::Eval { net, fen } => run_eval(&net, &fen),
         Command::Synth {
@@ -203,6 +212,7 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
     {
         return Err("--buckets must be 1 or 8".into());
     }
+    let king_map = a.king_buckets.as_deref().map(parse_king_map).transpose()?;
     let start = match (&a.resume, &a.init) {
         (Some(path), _) => {
             let ck = Checkpoint::load(path)?;
@@ -226,6 +236,9 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
                 check_hidden(h)?;
                 net = net.widen(h, a.seed);
             }
+            if let Some(map) = king_map.as_ref().filter(|_| net.shape.king_buckets == 1) {
+                net = net.spread_king_buckets(king_shape(net.shape, map)?);
+            }
             check_shape(&a, net.shape, "net")?;
             println!(
                 "starting from the weights of {} ({:?})",
@@ -240,9 +253,13 @@ fn run_train(a: TrainArgs) -> Result<(), String> {
             let h = a.hidden.unwrap_or(256);
             check_hidden(h)?;
             let shape = Shape {
-                hidden: h,
                 buckets: a.buckets.unwrap_or(1),
                 mirror: a.mirror,
+                ..Shape::plain(h)
+            };
+            let shape = match &king_map {
+                Some(map) => king_shape(shape, map)?,
+                None => shape,
             };
             train::fresh(shape, a.seed)
         }
@@ -294,8 +311,48 @@ fn check_hidden(h: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses a `--hidden`, `--buckets` or `--mirror` that differs from the shape a run starts from (`what`:
-/// the checkpoint or the net file).
+/// The four-bucket map of `--king-buckets 4`, for files a-d of ranks 1 to 8 of a mirroring net: a castled
+/// king (a1-b1, g1-h1 before the flip), a king at home or castled long (c1-d1), the second rank, the rest.
+const KING_BUCKETS_4: [u8; 32] = {
+    let mut m = [3u8; 32];
+    m[0] = 0;
+    m[1] = 0;
+    m[2] = 1;
+    m[3] = 1;
+    m[4] = 2;
+    m[5] = 2;
+    m[6] = 2;
+    m[7] = 2;
+    m
+};
+
+/// A `--king-buckets` value: a preset's name or the comma-separated map.
+fn parse_king_map(s: &str) -> Result<Vec<u8>, String> {
+    if s.trim() == "4" {
+        return Ok(KING_BUCKETS_4.to_vec());
+    }
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<u8>()
+                .map_err(|_| format!("--king-buckets: {x:?} is not a bucket number"))
+        })
+        .collect()
+}
+
+/// `shape` with the king buckets of `map`, or why the map does not fit it.
+fn king_shape(shape: Shape, map: &[u8]) -> Result<Shape, String> {
+    shape.with_king_buckets(map).ok_or_else(|| {
+        format!(
+            "--king-buckets: {} entries with{} mirroring (32 need --mirror, else 64), each bucket below 32 and used",
+            map.len(),
+            if shape.mirror { "" } else { "out" }
+        )
+    })
+}
+
+/// Refuses a `--hidden`, `--buckets`, `--mirror` or `--king-buckets` that differs from the shape a run
+/// starts from (`what`: the checkpoint or the net file, already given the king buckets it was asked for).
 fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
     if a.hidden.is_some_and(|h| h != shape.hidden) {
         return Err(format!(
@@ -313,6 +370,14 @@ fn check_shape(a: &TrainArgs, shape: Shape, what: &str) -> Result<(), String> {
         return Err(format!(
             "--mirror: the {what} was trained without mirroring (its feature weights mean other squares)"
         ));
+    }
+    if let Some(map) = &a.king_buckets {
+        if king_shape(shape, &parse_king_map(map)?)? != shape {
+            return Err(format!(
+                "--king-buckets differs from the {what}'s {} king bucket(s)",
+                shape.king_buckets
+            ));
+        }
     }
     Ok(())
 }
@@ -396,15 +461,15 @@ fn position_features(pos: &Position, shape: &Shape) -> Features {
         },
     };
     let stm = pos.side_to_move();
-    let mirror = |p: Color| shape.mirror && king_mirrored(pos, p);
-    let (stm_mirror, opp_mirror) = (mirror(stm), mirror(stm.flip()));
+    let view = |p: Color| king_view(shape, own_king_square(pos, p));
+    let (stm_view, opp_view) = (view(stm), view(stm.flip()));
     let mut occ = pos.occupied();
     while occ != 0 && f.len < MAX_FEATURES {
         let sq = corvid::chess::Square(occ.trailing_zeros() as u8);
         occ &= occ - 1;
         if let Some(piece) = pos.piece_on(sq) {
-            f.stm[f.len] = feature(stm, piece, sq, stm_mirror) as u16;
-            f.opp[f.len] = feature(stm.flip(), piece, sq, opp_mirror) as u16;
+            f.stm[f.len] = feature(stm, piece, sq, stm_view) as u16;
+            f.opp[f.len] = feature(stm.flip(), piece, sq, opp_view) as u16;
             f.len += 1;
         }
     }

@@ -13,7 +13,7 @@ use std::path::Path;
 pub const RECORD_BYTES: usize = 32;
 /// Features per perspective, as the network file defines them.
 pub use corvid::eval::nnue::format::INPUTS;
-use corvid::eval::nnue::format::{feature_index, king_mirrors, output_bucket, Shape};
+use corvid::eval::nnue::format::{feature_index, king_view, output_bucket, Shape};
 /// The evaluation scale of the format: target = sigmoid(score / 400), eval_cp = y * 400.
 pub const EVAL_SCALE: f32 = corvid::eval::nnue::format::SCALE as f32;
 /// At most 32 pieces on a board, so at most 32 active features per perspective.
@@ -246,11 +246,10 @@ impl Features {
 
 /// The inputs of a record for a net of `shape`, by the format's rules ([`feature_index`]): colour c (0 =
 /// side to move's), type t, square sq (side to move's view) is `c * 384 + t * 64 + sq` for the side to move
-/// and `(1 - c) * 384 + t * 64 + (sq ^ 56)` for the opponent; in a mirroring net, each perspective whose own
-/// king is on files e-h also flips the file (`^ 7`). The bucket is [`output_bucket`] of the piece count in a
-/// bucketed net, else 0.
+/// and `(1 - c) * 384 + t * 64 + (sq ^ 56)` for the opponent; each perspective's [`king_view`] of its own
+/// king's square (as it sees the board) may flip the file (`^ 7`, in a mirroring net) and choose a king
+/// bucket (768 rows each). The bucket is [`output_bucket`] of the piece count in a bucketed net, else 0.
 pub fn features(r: &ChessBoard, shape: &Shape) -> Features {
-    let mirror = shape.mirror;
     let mut f = Features {
         stm: [0; MAX_FEATURES],
         opp: [0; MAX_FEATURES],
@@ -271,15 +270,12 @@ pub fn features(r: &ChessBoard, shape: &Shape) -> Features {
         pieces[f.len] = (piece, sq);
         f.len += 1;
     }
-    // The kings' files are the same from either side (the opponent's view flips only ranks).
-    let (stm_mirror, opp_mirror) = (
-        mirror && king_mirrors(kings[0]),
-        mirror && king_mirrors(kings[1]),
-    );
+    // The opponent sees the board flipped vertically, its own king included.
+    let (stm_view, opp_view) = (king_view(shape, kings[0]), king_view(shape, kings[1] ^ 56));
     for (i, &(piece, sq)) in pieces[..f.len].iter().enumerate() {
         let (theirs, t, sq) = (piece >> 3 == 1, usize::from(piece & 7), usize::from(sq));
-        f.stm[i] = feature_index(theirs, t, sq, stm_mirror) as u16;
-        f.opp[i] = feature_index(!theirs, t, sq ^ 56, opp_mirror) as u16;
+        f.stm[i] = feature_index(theirs, t, sq, stm_view) as u16;
+        f.opp[i] = feature_index(!theirs, t, sq ^ 56, opp_view) as u16;
     }
     if shape.buckets > 1 {
         f.bucket = output_bucket(r.occ.count_ones());

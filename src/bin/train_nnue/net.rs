@@ -1,9 +1,15 @@
 //! The float network (768 -> H) x 2 -> 1 with SCReLU, one output layer per output bucket, its forward pass
 //! and its gradient.
 //!
-//! All parameters live in one flat vector, `[ft_w (768 * H, feature-major) | ft_b (H) | out_w (buckets x 2H)
-//! | out_b (buckets)]`, so the optimiser, the per-thread gradient buffers and the checkpoint treat them as one
-//! array. The shape (H, buckets, mirroring) is the file format's [`Shape`].
+//! All parameters live in one flat vector, `[ft_w (768 * K * H, feature-major) | factor (768 * H, with king
+//! buckets only) | ft_b (H) | out_w (buckets x 2H) | out_b (buckets)]`, so the optimiser, the per-thread
+//! gradient buffers and the checkpoint treat them as one array. The shape (H, buckets, mirroring, K king
+//! buckets) is the file format's [`Shape`].
+//!
+//! With king buckets the feature weights are factorised: a feature's row in bucket b is `ft_w[b][f] +
+//! factor[f]`, the factor shared by every bucket. Each position trains the factor, so a bucket that few
+//! positions reach still has what all positions taught, and weight decay pulls the buckets' own parts (not
+//! the sum) towards zero. The net file holds the sums (`quant.rs`); the engine never sees the factor.
 
 use crate::data::{features, sigmoid, target, Features, INPUTS};
 use bulletformat::ChessBoard;
@@ -22,7 +28,10 @@ pub struct Net {
 /// Where each block of the flat parameter vector starts.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
-    /// Start of the feature-transformer bias (the weights start at 0).
+    /// Start of the factor, the feature rows every king bucket shares (the weights start at 0; the factor
+    /// ends at `ft_b`, empty without king buckets).
+    pub factor: usize,
+    /// Start of the feature-transformer bias.
     pub ft_b: usize,
     /// Start of the output weights (bucket `b`'s 2H at `out_w + b * 2H`).
     pub out_w: usize,
@@ -36,10 +45,16 @@ impl Layout {
     /// The layout for a net of `shape`.
     pub fn new(shape: Shape) -> Layout {
         let hidden = shape.hidden;
-        let ft_b = INPUTS * hidden;
+        let factor = shape.inputs() * hidden;
+        let ft_b = if shape.king_buckets > 1 {
+            factor + INPUTS * hidden
+        } else {
+            factor
+        };
         let out_w = ft_b + hidden;
         let out_b = out_w + shape.buckets * 2 * hidden;
         Layout {
+            factor,
             ft_b,
             out_w,
             out_b,
@@ -63,14 +78,16 @@ pub fn screlu(x: f32) -> f32 {
 
 impl Net {
     /// A network with deterministic random weights: uniform in +-1/sqrt(fan-in) (768 for the feature
-    /// transformer, 2H for each output bucket), biases zero.
+    /// transformer, 2H for each output bucket), biases zero. With king buckets the factor takes the random
+    /// weights and the buckets' own parts start at zero.
     pub fn random(shape: Shape, seed: u64) -> Net {
         let hidden = shape.hidden;
         let l = Layout::new(shape);
         let mut rng = Rng::new(seed ^ 0x494e_4954);
         let mut params = vec![0.0; l.len];
         let a = 1.0 / (INPUTS as f32).sqrt();
-        for p in &mut params[..l.ft_b] {
+        let random_rows = if shape.king_buckets > 1 { l.factor } else { 0 };
+        for p in &mut params[random_rows..l.ft_b] {
             *p = rng.uniform(-a, a);
         }
         let a = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -103,9 +120,39 @@ impl Net {
         Net { shape, params }
     }
 
-    /// This net with a wider accumulator (`hidden` > H): the new neurons get random feature weights and zero
-    /// output weights, so the widened net computes exactly the same function and training grows them from
-    /// there (a start for a wider net from a trained one, rather than from random weights).
+    /// This net without king buckets given those of `with` (a shape that differs from this one's only in
+    /// its king buckets): the feature weights become the factor and every bucket's own part starts at zero,
+    /// so the new net computes exactly the same function and training lets each bucket specialise from
+    /// there.
+    pub fn spread_king_buckets(&self, with: Shape) -> Net {
+        assert_eq!(
+            self.shape.king_buckets, 1,
+            "only a net without king buckets is spread"
+        );
+        assert_eq!(
+            Shape {
+                king_buckets: 1,
+                king_map: [0; 64],
+                ..with
+            },
+            self.shape,
+            "spreading changes only the king buckets"
+        );
+        let l = self.layout();
+        let mut params = vec![0.0; Layout::new(with).factor];
+        params.extend_from_slice(&self.params[..l.ft_b]);
+        params.extend_from_slice(&self.params[l.ft_b..]);
+        debug_assert_eq!(params.len(), Layout::new(with).len);
+        Net {
+            shape: with,
+            params,
+        }
+    }
+
+    /// This net with a wider accumulator (`hidden` > H): the new neurons get random feature weights (in the
+    /// factor and the buckets' own parts alike, with king buckets) and zero output weights, so the widened
+    /// net computes exactly the same function and training grows them from there (a start for a wider net
+    /// from a trained one, rather than from random weights).
     pub fn widen(&self, hidden: usize, seed: u64) -> Net {
         let h = self.shape.hidden;
         assert!(hidden > h, "widening {h} to {hidden}");
@@ -141,7 +188,8 @@ impl Net {
     pub fn accumulate(&self, f: &Features, acc_stm: &mut [f32], acc_opp: &mut [f32]) {
         let l = self.layout();
         let h = self.shape.hidden;
-        let ft_w = &self.params[..l.ft_b];
+        let ft_w = &self.params[..l.factor];
+        let factor = &self.params[l.factor..l.ft_b];
         let bias = &self.params[l.ft_b..l.out_w];
         for (acc, feats) in [(acc_stm, f.stm()), (acc_opp, f.opp())] {
             acc.copy_from_slice(bias);
@@ -149,6 +197,12 @@ impl Net {
                 let row = &ft_w[i as usize * h..][..h];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
+                }
+                if !factor.is_empty() {
+                    let shared = &factor[i as usize % INPUTS * h..][..h];
+                    for (a, w) in acc.iter_mut().zip(shared) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -229,7 +283,8 @@ impl Worker {
         let out = l.out_w(net.shape, f.bucket);
         let (w1, w2) = net.params[out.clone()].split_at(h);
         self.grad[l.out_b + f.bucket] += g;
-        let (grad_ft, rest) = self.grad.split_at_mut(l.ft_b);
+        let (grad_ft, rest) = self.grad.split_at_mut(l.factor);
+        let (grad_factor, rest) = rest.split_at_mut(l.ft_b - l.factor);
         let (grad_b, rest) = rest.split_at_mut(h);
         let (grad_w1, grad_w2) = rest[out.start - l.out_w..out.end - l.out_w].split_at_mut(h);
         for (acc, w, gw, d) in [
@@ -252,6 +307,12 @@ impl Worker {
                 let row = &mut grad_ft[i as usize * h..][..h];
                 for (gr, di) in row.iter_mut().zip(d.iter()) {
                     *gr += di;
+                }
+                if !grad_factor.is_empty() {
+                    let shared = &mut grad_factor[i as usize % INPUTS * h..][..h];
+                    for (gr, di) in shared.iter_mut().zip(d.iter()) {
+                        *gr += di;
+                    }
                 }
             }
         }

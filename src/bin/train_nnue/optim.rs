@@ -134,17 +134,18 @@ pub struct Checkpoint {
 }
 
 const CKPT_MAGIC: &[u8; 8] = b"CRVDCKPT";
-/// Version 2 adds the net's output buckets and flags; version 1 (one bucket, no mirroring) is still read.
-const CKPT_VERSION: u32 = 2;
+/// Version 2 added the net's output buckets and flags, version 3 its king buckets and their map; versions 1
+/// (one bucket, no mirroring) and 2 (no king buckets) are still read.
+const CKPT_VERSION: u32 = 3;
 
 impl Checkpoint {
-    /// The file: magic, version, H, epochs done, output buckets, the net file's flags word, Adam step, seed
-    /// (44 bytes), then params, m, v (f32 each, little endian), then the FNV-1a 64 checksum of everything
-    /// before it.
+    /// The file: magic, version, H, epochs done, output buckets, the net file's flags word, king buckets,
+    /// the king-bucket map (64 bytes), Adam step, seed (112 bytes), then params, m, v (f32 each, little
+    /// endian), then the FNV-1a 64 checksum of everything before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.net.params.len();
         let shape = self.net.shape;
-        let mut out = Vec::with_capacity(44 + 12 * n + 8);
+        let mut out = Vec::with_capacity(112 + 12 * n + 8);
         out.extend_from_slice(CKPT_MAGIC);
         for w in [
             CKPT_VERSION,
@@ -152,9 +153,11 @@ impl Checkpoint {
             self.epochs_done,
             shape.buckets as u32,
             shape.flags(),
+            shape.king_buckets as u32,
         ] {
             out.extend_from_slice(&w.to_le_bytes());
         }
+        out.extend_from_slice(&shape.king_map);
         out.extend_from_slice(&self.adam.step.to_le_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
         for block in [&self.net.params, &self.adam.m, &self.adam.v] {
@@ -167,9 +170,9 @@ impl Checkpoint {
         out
     }
 
-    /// Parses [`Checkpoint::to_bytes`] (or a version 1 checkpoint: a 40-byte header with a reserved word
-    /// where version 2 has buckets and flags, and no flags word), checking magic, version, shape, size and
-    /// checksum.
+    /// Parses [`Checkpoint::to_bytes`] (or a version 2 checkpoint: a 44-byte header without the king
+    /// buckets, or a version 1: a 40-byte header with a reserved word where version 2 has buckets and flags,
+    /// and no flags word), checking magic, version, shape, size and checksum.
     pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
         if b.len() < 48 || &b[..8] != CKPT_MAGIC {
             return Err("not a Corvid trainer checkpoint (bad magic)".into());
@@ -181,9 +184,10 @@ impl Checkpoint {
             u64::from_le_bytes(a)
         };
         let hidden = u32_at(12) as usize;
-        let (shape, header) = match u32_at(8) {
+        let version = u32_at(8);
+        let (mut shape, header) = match version {
             1 => (Shape::plain(hidden), 40),
-            2 => {
+            2 | 3 => {
                 let (buckets, flags) = (u32_at(20), u32_at(24));
                 if (buckets != 1 && buckets != OUTPUT_BUCKETS as u32) || flags & !KNOWN_FLAGS != 0 {
                     return Err(format!(
@@ -191,11 +195,11 @@ impl Checkpoint {
                     ));
                 }
                 let shape = Shape {
-                    hidden,
                     buckets: buckets as usize,
                     mirror: flags & FLAG_MIRROR != 0,
+                    ..Shape::plain(hidden)
                 };
-                (shape, 44)
+                (shape, if version == 3 { 112 } else { 44 })
             }
             v => {
                 return Err(format!(
@@ -203,6 +207,16 @@ impl Checkpoint {
                 ))
             }
         };
+        if version == 3 {
+            if b.len() < header {
+                return Err("checkpoint cut inside its header".into());
+            }
+            shape.king_buckets = u32_at(28).min(1 << 16) as usize;
+            shape.king_map.copy_from_slice(&b[32..96]);
+            if let Some(why) = shape.king_map_error() {
+                return Err(format!("checkpoint king buckets: {why}"));
+            }
+        }
         let n = Layout::new(shape).len;
         let expected = header + 12 * n + 8;
         if hidden == 0 || b.len() != expected {

@@ -1,14 +1,15 @@
-//! The quantised network, its file ("corvid NNUE" v1 or v2, see `nets/FORMAT.md`) and a reference
+//! The quantised network, its file ("corvid NNUE" v1 to v3, see `nets/FORMAT.md`) and a reference
 //! integer evaluator written straight from the format, to cross-check the engine's.
 
-use crate::data::Features;
+use crate::data::{Features, INPUTS};
 use crate::net::Net;
+use crate::optim::CLIP;
 
 // The file's constants, checksum, writer and reader are the engine's own (one definition of the format).
 pub use corvid::eval::nnue::format::{Weights, QA, QB, SCALE};
 
 /// The integer network: the format's own [`Weights`] (any hidden size; `encode` and `decode` are its file:
-/// v1 for one bucket without mirroring, so such nets are written as before, else v2).
+/// v1 for one bucket without mirroring, so such nets are written as before, v3 with king buckets, else v2).
 pub type QuantNet = Weights;
 
 /// What the trainer does with an integer network beyond writing and reading it.
@@ -54,9 +55,22 @@ impl Quantised for Weights {
                 }
             })
             .collect::<Result<Vec<i32>, String>>()?;
+        // With king buckets a row is its bucket's own part plus the shared factor, kept within the clip
+        // that bounds a single weight so that the engine's i16 sums cannot overflow.
+        let h = net.shape.hidden;
+        let ft_w: Vec<f32> = if l.factor == l.ft_b {
+            p[..l.factor].to_vec()
+        } else {
+            let factor = &p[l.factor..l.ft_b];
+            p[..l.factor]
+                .iter()
+                .enumerate()
+                .map(|(k, w)| (w + factor[k % (INPUTS * h)]).clamp(-CLIP, CLIP))
+                .collect()
+        };
         Ok(Weights {
             shape: net.shape,
-            ft_w: conv(&p[..l.ft_b], QA, "feature weight")?,
+            ft_w: conv(&ft_w, QA, "feature weight")?,
             ft_b: conv(&p[l.ft_b..l.out_w], QA, "feature bias")?,
             out_w: conv(&p[l.out_w..l.out_b], QB, "output weight")?,
             out_b,
@@ -66,9 +80,14 @@ impl Quantised for Weights {
     fn to_float(&self) -> Net {
         let l = crate::net::Layout::new(self.shape);
         let mut params = Vec::with_capacity(l.len);
-        for (block, q) in [(&self.ft_w, QA), (&self.ft_b, QA), (&self.out_w, QB)] {
+        let dequantise = |params: &mut Vec<f32>, block: &[i16], q: i32| {
             params.extend(block.iter().map(|&x| f32::from(x) / q as f32));
-        }
+        };
+        dequantise(&mut params, &self.ft_w, QA);
+        // The file holds whole rows: with king buckets the factor starts at zero.
+        params.resize(l.ft_b, 0.0);
+        dequantise(&mut params, &self.ft_b, QA);
+        dequantise(&mut params, &self.out_w, QB);
         params.extend(self.out_b.iter().map(|&b| b as f32 / (QA * QB) as f32));
         Net {
             shape: self.shape,

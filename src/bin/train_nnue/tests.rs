@@ -15,10 +15,17 @@ use corvid::rng::Rng;
 /// Eight output buckets and mirroring: the shape the next nets use.
 fn bucketed(hidden: usize) -> Shape {
     Shape {
-        hidden,
         buckets: 8,
         mirror: true,
+        ..Shape::plain(hidden)
     }
+}
+
+/// [`bucketed`] with the four king buckets of `--king-buckets 4`.
+fn kinged(hidden: usize) -> Shape {
+    bucketed(hidden)
+        .with_king_buckets(&crate::KING_BUCKETS_4)
+        .expect("a valid map")
 }
 
 /// A network with weights large enough that accumulators fall below 0, inside (0, 1) and above 1.
@@ -32,12 +39,14 @@ fn spread_net(shape: Shape, seed: u64) -> Net {
 }
 
 /// The inputs of a record written independently of the trainer: pieces from the crate's own (piece, square)
-/// iterator, the kings from the record's `ksq` and `opp_ksq` fields (the latter from the opponent's side:
-/// the file is the same), and the bucket from the piece count. Returns each perspective's rows and the
-/// bucket.
+/// iterator, the kings from the record's `ksq` and `opp_ksq` fields (the latter as the opponent sees the
+/// board), each king's square (file-flipped with it) choosing its side's king bucket, and the bucket from
+/// the piece count. Returns each perspective's rows and the bucket.
 fn reference_inputs(shape: Shape, r: &ChessBoard) -> ([Vec<usize>; 2], usize) {
     let flip = |king: u8| if shape.mirror && king % 8 >= 4 { 7 } else { 0 };
     let (ours, theirs) = (flip(r.ksq), flip(r.opp_ksq));
+    let block = |king: u8, flip: usize| 768 * usize::from(shape.king_map[usize::from(king) ^ flip]);
+    let (our_block, their_block) = (block(r.ksq, ours), block(r.opp_ksq, theirs));
     let mut rows = [Vec::new(), Vec::new()];
     for (piece, sq) in *r {
         let (c, t, sq) = (
@@ -45,8 +54,8 @@ fn reference_inputs(shape: Shape, r: &ChessBoard) -> ([Vec<usize>; 2], usize) {
             usize::from(piece & 7),
             usize::from(sq),
         );
-        rows[0].push(c * 384 + t * 64 + (sq ^ ours));
-        rows[1].push((1 - c) * 384 + t * 64 + (sq ^ 56 ^ theirs));
+        rows[0].push(our_block + c * 384 + t * 64 + (sq ^ ours));
+        rows[1].push(their_block + (1 - c) * 384 + t * 64 + (sq ^ 56 ^ theirs));
     }
     let pieces = r.occ.count_ones() as usize;
     let bucket = if shape.buckets > 1 {
@@ -61,7 +70,15 @@ fn reference_inputs(shape: Shape, r: &ChessBoard) -> ([Vec<usize>; 2], usize) {
 /// the target from the raw fields.
 fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f64) -> f64 {
     let hidden = shape.hidden;
-    let (ft_b, out_w) = (INPUTS * hidden, INPUTS * hidden + hidden);
+    // With king buckets each row adds the factor's row of the same feature (768 rows after the buckets').
+    let factor = INPUTS * shape.king_buckets * hidden;
+    let ft_b = factor
+        + if shape.king_buckets > 1 {
+            INPUTS * hidden
+        } else {
+            0
+        };
+    let out_w = ft_b + hidden;
     let out_b = out_w + shape.buckets * 2 * hidden;
     let mut total = 0.0;
     for r in batch {
@@ -71,6 +88,9 @@ fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f6
             for row in rows {
                 for (i, x) in a.iter_mut().enumerate() {
                     *x += params[row * hidden + i];
+                    if ft_b > factor {
+                        *x += params[factor + row % INPUTS * hidden + i];
+                    }
                 }
             }
         }
@@ -91,7 +111,7 @@ fn reference_loss(shape: Shape, params: &[f64], batch: &[ChessBoard], lambda: f6
 
 #[test]
 fn gradient_matches_finite_differences() {
-    for (shape, positions) in [(Shape::plain(8), 6), (bucketed(8), 16)] {
+    for (shape, positions) in [(Shape::plain(8), 6), (bucketed(8), 16), (kinged(8), 24)] {
         let net = spread_net(shape, 3);
         let batch = synthetic(positions, 11);
         // The bucketed case must meet several buckets and both mirror states of a perspective.
@@ -104,6 +124,13 @@ fn gradient_matches_finite_differences() {
                 "{buckets:?} {kings:?}"
             );
         }
+        // The king-bucket case must meet several king buckets of the side to move.
+        let blocks: std::collections::HashSet<usize> =
+            inputs.iter().map(|i| i.0[0][0] / 768).collect();
+        assert!(
+            blocks.len() >= shape.king_buckets.min(3),
+            "{shape:?}: {blocks:?}"
+        );
         let order: Vec<u32> = (0..batch.len() as u32).collect();
         let mut workers = vec![Worker::new(shape)];
         batch_gradients(&net, &batch, &order, 0.4, &mut workers);
@@ -137,12 +164,20 @@ fn gradient_matches_finite_differences() {
             nonzero > 100,
             "{shape:?}: only {nonzero} non-trivial gradients"
         );
+        // With king buckets the shared factor learns from every position too.
+        let l = net.layout();
+        if shape.king_buckets > 1 {
+            let factor = &analytic[l.factor..l.ft_b];
+            assert!(factor.iter().filter(|g| g.abs() > 1e-7).count() > 50);
+        } else {
+            assert_eq!(l.factor, l.ft_b);
+        }
     }
 }
 
 #[test]
 fn threaded_gradient_equals_single_thread() {
-    for shape in [Shape::plain(16), bucketed(16)] {
+    for shape in [Shape::plain(16), bucketed(16), kinged(16)] {
         let net = spread_net(shape, 5);
         let data = synthetic(301, 12);
         let order: Vec<u32> = (0..data.len() as u32).rev().collect();
@@ -196,7 +231,7 @@ fn quiet_config(epochs: usize, batch: usize, lr: f32) -> Config {
 
 #[test]
 fn quantised_file_agrees_with_float_net() {
-    for shape in [Shape::plain(64), bucketed(64)] {
+    for shape in [Shape::plain(64), bucketed(64), kinged(64)] {
         let net = trained_net(shape);
         let bytes = QuantNet::from_float(&net).expect("in range").encode();
         let q = QuantNet::decode(&bytes).expect("valid file");
@@ -241,10 +276,27 @@ fn quantised_file_agrees_with_float_net() {
 /// trainer's integer reference exactly and the float net's output within the quantisation error.
 #[test]
 fn engine_evaluates_a_trained_bucketed_mirrored_file_as_the_trainer_does() {
-    use corvid::eval::nnue::{Network, HIDDEN};
-    let shape = bucketed(HIDDEN);
+    engine_evaluates_as_the_trainer(corvid::eval::nnue::HIDDEN, false);
+}
+
+/// The same with four king buckets (a v3 file).
+#[test]
+fn engine_evaluates_a_trained_king_bucket_file_as_the_trainer_does() {
+    engine_evaluates_as_the_trainer(corvid::eval::nnue::HIDDEN, true);
+}
+
+fn engine_evaluates_as_the_trainer(hidden: usize, king_buckets: bool) {
+    use corvid::eval::nnue::Network;
+    let shape = if king_buckets {
+        kinged(hidden)
+    } else {
+        bucketed(hidden)
+    };
     let data = synthetic(3000, 23);
-    let dir = std::env::temp_dir().join(format!("train_nnue_engine_{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "train_nnue_engine_{}_{king_buckets}",
+        std::process::id()
+    ));
     let mut cfg = quiet_config(4, 256, 0.01);
     cfg.out_dir = Some(dir.clone());
     let run = train::train(&cfg, train::fresh(shape, 8), &data, &[]).expect("training");
@@ -252,14 +304,16 @@ fn engine_evaluates_a_trained_bucketed_mirrored_file_as_the_trainer_does() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
         u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")),
-        2
+        if king_buckets { 3 } else { 2 }
     );
     let engine = Network::from_bytes(&bytes).expect("the engine reads the trainer's file");
     assert_eq!((engine.buckets(), engine.mirrored()), (8, true));
+    assert_eq!(engine.king_buckets(), shape.king_buckets);
     let q = QuantNet::decode(&bytes).expect("valid");
     let (mut n, mut worst, mut sum, mut spread) = (0, 0.0f32, 0.0f32, 0.0f32);
     let mut buckets = std::collections::HashSet::new();
     let mut mirrored = [false; 2];
+    let mut kings = std::collections::HashSet::new();
     for line in data::synthetic_lines(1500, 29) {
         let fen = line.split('|').next().expect("fen").trim();
         let Ok(pos) = Position::from_fen(fen, false) else {
@@ -274,14 +328,15 @@ fn engine_evaluates_a_trained_bucketed_mirrored_file_as_the_trainer_does() {
         spread = spread.max(float.abs());
         buckets.insert(f.bucket);
         mirrored[usize::from(pos.king_square(pos.side_to_move()).0 % 8 >= 4)] = true;
+        kings.insert(f.stm[0] / 768);
         n += 1;
     }
     let mean = sum / n as f32;
     eprintln!("engine vs float over {n} positions: mean {mean} cp, worst {worst} cp, evals up to {spread} cp, buckets {buckets:?}");
     assert!(n > 300, "only {n} legal positions");
     assert!(
-        buckets.len() >= 5 && mirrored == [true, true],
-        "{buckets:?} {mirrored:?}"
+        buckets.len() >= 5 && mirrored == [true, true] && kings.len() == shape.king_buckets,
+        "{buckets:?} {mirrored:?} {kings:?}"
     );
     assert!(
         mean <= 15.0 && worst <= 60.0,
@@ -332,7 +387,7 @@ fn net_file_size_header_and_checksum() {
         .to_string()
         .contains("magic"));
     let mut version = bytes.clone();
-    version[8] = 3;
+    version[8] = 4;
     assert!(QuantNet::decode(&version)
         .unwrap_err()
         .to_string()
@@ -393,6 +448,30 @@ fn net_file_size_header_and_checksum() {
             .to_string()
             .contains("size"));
     }
+    // Version 3: v2's header, the king-bucket count, a reserved word and the 64-byte map (108 bytes), then
+    // 768 feature rows per king bucket.
+    let shape = kinged(hidden);
+    let v3 = QuantNet::from_float(&Net::random(shape, 1))
+        .expect("in range")
+        .encode();
+    assert_eq!(
+        v3.len(),
+        108 + 4 * 1536 * hidden + 2 * hidden + 8 * (4 * hidden + 4) + 8
+    );
+    let word = |o: usize| u32::from_le_bytes(v3[o..o + 4].try_into().expect("4 bytes"));
+    assert_eq!(
+        (8..44).step_by(4).map(word).collect::<Vec<u32>>(),
+        [3, 24, 255, 64, 400, 8, 1, 4, 0]
+    );
+    assert_eq!(&v3[44..108], &shape.king_map);
+    assert_eq!(QuantNet::decode(&v3).expect("valid").shape, shape);
+    let mut bad = v3.clone();
+    bad[44] = 9;
+    let n = bad.len() - 8;
+    let sum = fnv1a64(&bad[..n]);
+    bad[n..].copy_from_slice(&sum.to_le_bytes());
+    let err = QuantNet::decode(&bad).unwrap_err().to_string();
+    assert!(err.contains("king buckets"), "{err}");
     // Out-of-range weights are an error, not a silent saturation.
     let mut big = Net::random(Shape::plain(8), 1);
     big.params[3] = 200.0;
@@ -494,20 +573,34 @@ fn checkpoints_keep_the_shape_and_version_1_still_loads() {
         Checkpoint::from_bytes(&ck.to_bytes()).expect("round trip"),
         ck
     );
+    let kings = train::fresh(kinged(8), 4);
+    assert_eq!(
+        Checkpoint::from_bytes(&kings.to_bytes()).expect("round trip"),
+        kings
+    );
+    // Version 2: a 44-byte header without the king buckets.
+    let v3 = ck.to_bytes();
+    let mut v2 = v3[..28].to_vec();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    v2.extend(&v3[96..v3.len() - 8]);
+    let sum = fnv1a64(&v2);
+    v2.extend(sum.to_le_bytes());
+    assert_eq!(Checkpoint::from_bytes(&v2).expect("version 2"), ck);
     // Version 1: a 40-byte header with a reserved word where version 2 has buckets and flags.
     let plain = train::fresh(Shape::plain(8), 3);
-    let v2 = plain.to_bytes();
-    let mut v1 = v2[..8].to_vec();
+    let v3 = plain.to_bytes();
+    let mut v1 = v3[..8].to_vec();
     for w in [1u32, 8, plain.epochs_done, 0] {
         v1.extend(w.to_le_bytes());
     }
-    v1.extend(&v2[28..v2.len() - 8]);
+    v1.extend(&v3[96..v3.len() - 8]);
     let sum = fnv1a64(&v1);
     v1.extend(sum.to_le_bytes());
     assert_eq!(Checkpoint::from_bytes(&v1).expect("version 1"), plain);
-    // Unknown flags or a bucket count the format does not allow are refused.
-    for (at, value) in [(20, 3u32), (24, 2)] {
-        let mut bad = ck.to_bytes();
+    // Unknown flags, a bucket count the format does not allow, or king buckets that do not fit their map
+    // are refused.
+    for (at, value) in [(20, 3u32), (24, 2), (28, 0), (28, 33), (28, 5)] {
+        let mut bad = kings.to_bytes();
         bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
         let n = bad.len() - 8;
         let sum = fnv1a64(&bad[..n]);
@@ -724,9 +817,14 @@ fn data_features_match_the_engine_formula() {
     assert_eq!(sorted(black.stm()), sorted(f.opp()));
     assert_eq!(sorted(black.opp()), sorted(f.stm()));
 
+    // King buckets: the start position's kings stand on e1 and e8, d1 after the flip: bucket 1 of four,
+    // so every feature moves one block of 768 on.
+    let k = features(&record, &kinged(8));
+    assert!(k.stm().contains(&(768 + 15)) && k.opp().contains(&(768 + 384 + 55)));
+
     // On random positions the record's inputs (side-to-move relative) equal the engine's (absolute colours,
     // the engine's feature, mirror and bucket functions), and the independent reference's.
-    for shape in [plain, bucketed(8)] {
+    for shape in [plain, bucketed(8), kinged(8)] {
         let (mut compared, mut flipped) = (0, [0; 2]);
         let mut buckets = std::collections::HashSet::new();
         for line in data::synthetic_lines(400, 71) {
@@ -783,12 +881,44 @@ fn a_one_bucket_net_spread_to_eight_buckets_computes_the_same() {
     assert!(q.out_b.iter().all(|&b| b == q.out_b[0]));
 }
 
+/// Spread to king buckets, a net computes exactly what it did (every bucket a copy of its feature
+/// weights), and training then moves the buckets apart.
+#[test]
+fn a_net_spread_to_king_buckets_computes_the_same_and_specialises() {
+    let net = spread_net(bucketed(16), 31);
+    let kings = net.spread_king_buckets(kinged(16));
+    assert_eq!(kings.shape, kinged(16));
+    assert_eq!(kings.params.len(), kings.layout().len);
+    let mut blocks = std::collections::HashSet::new();
+    for r in synthetic(300, 37) {
+        let (f, g) = (net.features(&r), kings.features(&r));
+        blocks.insert(g.stm[0] / 768);
+        assert_eq!(net.forward(&f), kings.forward(&g));
+    }
+    assert_eq!(blocks.len(), 4, "{blocks:?}");
+    let data = synthetic(2000, 41);
+    let trained = train::train(
+        &quiet_config(2, 256, 0.01),
+        Checkpoint {
+            net: kings.clone(),
+            ..train::fresh(kings.shape, 1)
+        },
+        &data,
+        &[],
+    )
+    .expect("training")
+    .net;
+    let rows = 768 * 16;
+    let (b0, b3) = (&trained.params[..rows], &trained.params[3 * rows..4 * rows]);
+    assert!(b0 != b3, "the king buckets did not specialise");
+}
+
 #[test]
 fn a_widened_net_computes_the_same_and_can_learn() {
     let shape = Shape {
-        hidden: 16,
         buckets: 8,
         mirror: true,
+        ..Shape::plain(16)
     };
     let net = spread_net(Shape::plain(16), 21).spread_buckets(8);
     let net = Net { shape, ..net };
@@ -1084,11 +1214,99 @@ fn command_line_train_export_and_eval() {
     let err = crate::run(parse(&["t", "train", &data_s, "--buckets", "3"])).expect_err("3 buckets");
     assert!(err.contains("--buckets"), "{err}");
     spread_init(&dir, &init, &init_out, &final_net);
+    king_bucket_runs(&dir, &data_s);
     assert!(
         crate::Cli::try_parse_from(["t", "train"]).is_err(),
         "data files are required"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--king-buckets`: a fresh run writes a v3 net; `--init` of a net without king buckets starts every
+/// bucket from its feature weights (at learning rate 0 it evaluates as its parent); a resume or an --init
+/// with other king buckets, a map that does not fit and 32 entries without mirroring are refused.
+fn king_bucket_runs(dir: &std::path::Path, data: &str) {
+    use clap::Parser;
+    let parse = |args: &[&str]| crate::Cli::try_parse_from(args).expect("valid command line");
+    let out = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_string();
+    let run = |name: &str, extra: &[&str]| {
+        let o = out(name);
+        let mut args = vec![
+            "t",
+            "train",
+            data,
+            "--hidden",
+            "16",
+            "--batch",
+            "256",
+            "--progress-secs",
+            "0",
+            "--out-dir",
+            &o,
+        ];
+        if !extra.contains(&"--epochs") {
+            args.extend(["--epochs", "1"]);
+        }
+        args.extend(extra);
+        crate::run(parse(&args))
+    };
+    run("mirrored", &["--buckets", "8", "--mirror"]).expect("a mirrored net");
+    let parent_s = out("mirrored") + "/final.nnue";
+    run(
+        "kings",
+        &["--init", &parent_s, "--king-buckets", "4", "--lr", "0"],
+    )
+    .expect("--init --king-buckets 4");
+    let parent = crate::load_net(std::path::Path::new(&parent_s)).expect("parent");
+    let kings = crate::load_net(&dir.join("kings").join("final.nnue")).expect("spread");
+    assert_eq!(kings.shape, kinged(16));
+    assert_eq!(kings.ft_w, parent.ft_w.repeat(4));
+    for fen in [
+        corvid::chess::STARTPOS,
+        "r4rk1/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 1",
+        "8/5k2/8/3P4/8/1K6/8/8 b - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen, false).expect("FEN");
+        assert_eq!(
+            parent.evaluate(&crate::position_features(&pos, &parent.shape)),
+            kings.evaluate(&crate::position_features(&pos, &kings.shape)),
+            "{fen}"
+        );
+    }
+    // A fresh run with a map of its own: 64 entries without mirroring.
+    let map64 = (0..64)
+        .map(|sq| ((sq / 8).min(1) * 2 + (sq % 8 >= 4) as usize).to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    run("fresh", &["--king-buckets", &map64]).expect("a fresh 64-square map");
+    let fresh = crate::load_net(&dir.join("fresh").join("final.nnue")).expect("fresh");
+    assert_eq!((fresh.shape.king_buckets, fresh.shape.mirror), (4, false));
+    let ckpt = out("kings") + "/epoch1.ckpt";
+    for (extra, why) in [
+        (
+            vec!["--resume", &ckpt, "--king-buckets", "0,1"],
+            "--king-buckets",
+        ),
+        (
+            vec!["--resume", &ckpt, "--king-buckets", &map64],
+            "--king-buckets",
+        ),
+        (vec!["--king-buckets", "4"], "32 need --mirror"),
+        (vec!["--mirror", "--king-buckets", "0,2"], "--king-buckets"),
+        (
+            vec!["--mirror", "--king-buckets", "0,x"],
+            "not a bucket number",
+        ),
+    ] {
+        let err = run("refused", &extra).expect_err("refused");
+        assert!(err.contains(why), "{extra:?}: {err}");
+    }
+    // Resuming with the same king buckets goes on.
+    run(
+        "kings",
+        &["--resume", &ckpt, "--king-buckets", "4", "--epochs", "2"],
+    )
+    .expect("resume with the same king buckets");
 }
 
 /// `--init` of a one-bucket net (`init`: the arguments of a run from it, writing to `init_out`) with

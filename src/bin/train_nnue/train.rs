@@ -74,12 +74,13 @@ pub fn train(
     }
     let initial_val = mean_loss(&net, val, cfg.lambda, threads);
     say(format!(
-        "start: {} training and {} validation positions, H = {}, {} output bucket(s), mirroring {}, {} threads, validation loss {}",
+        "start: {} training and {} validation positions, H = {}, {} output bucket(s), mirroring {}, {} king bucket(s), {} threads, validation loss {}",
         data.len(),
         val.len(),
         net.shape.hidden,
         net.shape.buckets,
         if net.shape.mirror { "on" } else { "off" },
+        net.shape.king_buckets,
         threads,
         show_loss(initial_val)
     ));

@@ -6,12 +6,13 @@
 //! evaluated (a node cut off by the transposition table, or one whose static evaluation comes from it, never
 //! pays for an update).
 //!
-//! In a mirroring net a perspective whose own king stands on files e-h sees the board file-flipped, so a king
-//! move between the d and e files changes every feature of its side's perspective. That perspective is
-//! rebuilt from the [`RefreshCache`] (per perspective and mirror state, the accumulator last built there and
-//! the pieces it was built from: only the pieces that differ are added or removed, usually a few rather
-//! than all of them); the other perspective is updated incrementally as always. A net without mirroring
-//! never refreshes.
+//! A perspective's view of the board ([`format::king_view`]) follows its own king: in a mirroring net it is
+//! file-flipped while that king stands on files e-h, and in a net with king buckets the king's square
+//! chooses the feature weights. A king move that changes its side's view changes every feature of that
+//! perspective, so the perspective is rebuilt from the [`RefreshCache`] (per perspective and view, the
+//! accumulator last built there and the pieces it was built from: only the pieces that differ are added or
+//! removed, usually a few rather than all of them); the other perspective is updated incrementally as
+//! always. A net with neither never refreshes.
 
 use super::format::{self, HIDDEN, INPUTS};
 use super::simd::{self, Lanes};
@@ -26,7 +27,7 @@ pub fn white_feature(piece: Piece, sq: Square) -> usize {
         piece.color() == Color::Black,
         piece.kind().index(),
         sq.index(),
-        false,
+        0,
     )
 }
 
@@ -38,21 +39,22 @@ pub fn black_feature(white: usize) -> usize {
     ((white + 384) % INPUTS) ^ 56
 }
 
-/// The feature for `perspective` of the piece whose [`white_feature`] is `white`, with the perspective's
-/// mirror state (`^ 7` flips only the file bits, as `^ 56` flips only the rank bits).
+/// The feature for `perspective` of the piece whose [`white_feature`] is `white`, in the perspective's
+/// [`format::king_view`] `view` (`^ 7` flips only the file bits, as `^ 56` flips only the rank bits; the
+/// king bucket adds whole blocks of 768).
 #[inline(always)]
-pub fn perspective_feature(white: usize, perspective: Color, mirror: bool) -> usize {
+pub fn perspective_feature(white: usize, perspective: Color, view: usize) -> usize {
     let f = match perspective {
         Color::White => white,
         Color::Black => black_feature(white),
     };
-    f ^ (mirror as usize * 7)
+    (f ^ ((view & 1) * 7)) + (view >> 1) * INPUTS
 }
 
 /// The feature of `piece` on `sq` for `perspective` by the format's rule ([`format::feature_index`]): the
-/// square seen from the perspective (`^ 56` for Black), file-flipped when `mirror`.
+/// square seen from the perspective (`^ 56` for Black), in the perspective's `view`.
 #[inline(always)]
-pub fn feature(perspective: Color, piece: Piece, sq: Square, mirror: bool) -> usize {
+pub fn feature(perspective: Color, piece: Piece, sq: Square, view: usize) -> usize {
     let seen = match perspective {
         Color::White => sq.index(),
         Color::Black => sq.index() ^ 56,
@@ -61,21 +63,27 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square, mirror: bool) -> us
         piece.color() != perspective,
         piece.kind().index(),
         seen,
-        mirror,
+        view,
     )
 }
 
-/// Would `perspective` be mirrored in `pos` by a mirroring net: is its own king on files e-h
-/// ([`format::king_mirrors`])?
+/// `perspective`'s own king square as the perspective sees the board (`^ 56` for Black), which decides its
+/// view.
 #[inline(always)]
-pub fn king_mirrored(pos: &Position, perspective: Color) -> bool {
-    format::king_mirrors(pos.king_square(perspective).index())
+pub fn own_king_square(pos: &Position, perspective: Color) -> usize {
+    relative_square(pos.king_square(perspective).0, perspective)
 }
 
-/// Is `perspective` mirrored in `pos` under `net`: the net mirrors and [`king_mirrored`].
+/// `sq` as `perspective` sees the board.
 #[inline(always)]
-pub fn mirrored(net: &Network, pos: &Position, perspective: Color) -> bool {
-    net.mirror && king_mirrored(pos, perspective)
+fn relative_square(sq: u8, perspective: Color) -> usize {
+    sq as usize ^ (perspective.index() * 56)
+}
+
+/// `perspective`'s view in `pos` under `net` ([`format::king_view`]).
+#[inline(always)]
+pub fn view(net: &Network, pos: &Position, perspective: Color) -> usize {
+    net.views[own_king_square(pos, perspective)] as usize
 }
 
 /// The output bucket of `pos` ([`format::output_bucket`] of the number of pieces on the board).
@@ -114,12 +122,12 @@ impl Accumulator {
         let mut acc = Accumulator {
             lanes: [net.ft_bias.0; 2],
         };
-        let mirror = Color::BOTH.map(|p| mirrored(net, pos, p));
+        let views = Color::BOTH.map(|p| view(net, pos, p));
         for sq in squares(pos.occupied()) {
             if let Some(piece) = pos.piece_on(sq) {
                 let w = white_feature(piece, sq);
                 for (p, lanes) in Color::BOTH.into_iter().zip(acc.lanes.iter_mut()) {
-                    let row = &net.ft_weights[perspective_feature(w, p, mirror[p.index()])].0;
+                    let row = &net.ft_weights[perspective_feature(w, p, views[p.index()])].0;
                     simd::add_assign(lanes, row);
                 }
             }
@@ -136,13 +144,15 @@ struct CacheEntry {
     pieces: [[Bitboard; 6]; 2],
 }
 
-/// The refresh cache ("finny table"): for each perspective and mirror state, the accumulator last built
-/// there and the pieces it was built from. A refresh starts from that and applies only the pieces that
-/// differ, so a king crossing back and forth between the d and e files costs a few rows, not a full rebuild.
+/// The refresh cache ("finny table"): for each perspective and view, the accumulator last built there and
+/// the pieces it was built from. A refresh starts from that and applies only the pieces that differ, so a
+/// king crossing back and forth between two views costs a few rows, not a full rebuild.
 #[derive(Clone)]
 pub struct RefreshCache {
-    /// `entries[perspective][mirror state]`.
-    entries: Box<[[CacheEntry; 2]; 2]>,
+    /// `entries[perspective * views + view]`.
+    entries: Vec<CacheEntry>,
+    /// Views per perspective: two per king bucket (mirrored or not).
+    views: usize,
 }
 
 impl std::fmt::Debug for RefreshCache {
@@ -154,36 +164,38 @@ impl std::fmt::Debug for RefreshCache {
 impl RefreshCache {
     /// Every entry empty: the biases, built from an empty board.
     pub fn new(net: &Network) -> RefreshCache {
-        let empty = CacheEntry {
-            lanes: net.ft_bias.0,
-            pieces: [[0; 6]; 2],
+        let mut cache = RefreshCache {
+            entries: Vec::new(),
+            views: 0,
         };
-        RefreshCache {
-            entries: Box::new([[empty; 2]; 2]),
-        }
+        cache.clear(net);
+        cache
     }
 
     /// Empties every entry again (for `net`, which may differ from the one before).
     pub fn clear(&mut self, net: &Network) {
-        for e in self.entries.iter_mut().flatten() {
-            e.lanes = net.ft_bias.0;
-            e.pieces = [[0; 6]; 2];
-        }
+        let empty = CacheEntry {
+            lanes: net.ft_bias.0,
+            pieces: [[0; 6]; 2],
+        };
+        self.views = 2 * net.king_buckets();
+        self.entries.clear();
+        self.entries.resize(2 * self.views, empty);
     }
 
-    /// Writes `perspective`'s lanes of `pos` into `out`: the cached entry for its mirror state, brought up to
-    /// `pos` by adding the rows of the pieces that arrived and removing those of the pieces that left. The
-    /// entry then holds `pos`. Equal to [`Accumulator::refresh`]'s lanes (the i16 sums wrap, so the order
-    /// does not matter).
+    /// Writes `perspective`'s lanes of `pos` into `out`: the cached entry for its view, brought up to `pos`
+    /// by adding the rows of the pieces that arrived and removing those of the pieces that left. The entry
+    /// then holds `pos`. Equal to [`Accumulator::refresh`]'s lanes (the i16 sums wrap, so the order does not
+    /// matter).
     pub fn refresh(&mut self, net: &Network, pos: &Position, perspective: Color, out: &mut Lanes) {
-        let mirror = mirrored(net, pos, perspective);
-        let entry = &mut self.entries[perspective.index()][mirror as usize];
+        let view = view(net, pos, perspective);
+        let entry = &mut self.entries[perspective.index() * self.views + view];
         for color in Color::BOTH {
             for kind in PieceType::ALL {
                 let now = pos.colored(color, kind);
                 let before = entry.pieces[color.index()][kind.index()];
                 let piece = Piece::new(color, kind);
-                let row = |sq| &net.ft_weights[feature(perspective, piece, sq, mirror)].0;
+                let row = |sq| &net.ft_weights[feature(perspective, piece, sq, view)].0;
                 for sq in squares(now & !before) {
                     simd::add_assign(&mut entry.lanes, row(sq));
                 }
@@ -198,7 +210,7 @@ impl RefreshCache {
 }
 
 /// The feature changes of one move, as White-perspective unmirrored features (at most 2 added, 2 removed),
-/// and where the mover's king went if it moved (a mirroring net may have to refresh that perspective).
+/// and where the mover's king went if it moved (a net with views may have to refresh that perspective).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delta {
     add: [u16; 2],
@@ -291,11 +303,11 @@ impl Delta {
         d
     }
 
-    /// `dst = src + this delta` for `perspective`, whose mirror state is `mirror` on both sides of the move.
+    /// `dst = src + this delta` for `perspective`, whose view is `view` on both sides of the move.
     #[inline(always)]
-    fn apply(&self, net: &Network, perspective: Color, mirror: bool, src: &Lanes, dst: &mut Lanes) {
+    fn apply(&self, net: &Network, perspective: Color, view: usize, src: &Lanes, dst: &mut Lanes) {
         let rows = &net.ft_weights;
-        let f = |w: u16| perspective_feature(w as usize, perspective, mirror);
+        let f = |w: u16| perspective_feature(w as usize, perspective, view);
         let a = |k: usize| &rows[f(self.add[k])].0;
         let s = |k: usize| &rows[f(self.sub[k])].0;
         match (self.n_add, self.n_sub) {
@@ -313,10 +325,9 @@ impl Delta {
 struct Slot {
     /// The move's changes from the entry below.
     delta: Delta,
-    /// Each perspective's mirror state in this entry's position.
-    mirror: [bool; 2],
-    /// The move into this entry changed the perspective's mirror state: its lanes are refreshed, not
-    /// updated.
+    /// Each perspective's view in this entry's position.
+    view: [u8; 2],
+    /// The move into this entry changed the perspective's view: its lanes are refreshed, not updated.
     refresh: [bool; 2],
     /// Has `entries[i].lanes[perspective]` been brought up to date?
     computed: [bool; 2],
@@ -330,8 +341,10 @@ pub struct AccumulatorStack {
     entries: Vec<Accumulator>,
     slots: Vec<Slot>,
     top: usize,
-    /// Does the network mirror? Without it no move changes a mirror state.
-    mirroring: bool,
+    /// Can a king move change a view (the net mirrors or has king buckets)? Without it none does.
+    views_change: bool,
+    /// The network's views by own king square ([`Network::views`]), copied for `push`.
+    views: [u8; 64],
     cache: RefreshCache,
 }
 
@@ -342,7 +355,8 @@ impl Clone for AccumulatorStack {
             entries: self.entries[..=self.top].to_vec(),
             slots: self.slots[..=self.top].to_vec(),
             top: self.top,
-            mirroring: self.mirroring,
+            views_change: self.views_change,
+            views: self.views,
             cache: self.cache.clone(),
         }
     }
@@ -361,7 +375,8 @@ impl AccumulatorStack {
             entries: vec![Accumulator::ZERO],
             slots: vec![Slot::default()],
             top: 0,
-            mirroring: net.mirror,
+            views_change: false,
+            views: [0; 64],
             cache: RefreshCache::new(net),
         };
         s.reset(net, pos);
@@ -369,10 +384,11 @@ impl AccumulatorStack {
     }
 
     /// Forgets the line and starts again from `pos` (with an empty refresh cache, which this fills for
-    /// `pos`'s mirror states).
+    /// `pos`'s views).
     pub fn reset(&mut self, net: &Network, pos: &Position) {
         self.top = 0;
-        self.mirroring = net.mirror;
+        self.views = net.views;
+        self.views_change = net.views.iter().any(|&v| v != net.views[0]);
         self.cache.clear(net);
         for p in Color::BOTH {
             self.cache
@@ -380,7 +396,7 @@ impl AccumulatorStack {
         }
         self.slots[0] = Slot {
             delta: Delta::default(),
-            mirror: Color::BOTH.map(|p| mirrored(net, pos, p)),
+            view: Color::BOTH.map(|p| view(net, pos, p) as u8),
             refresh: [false; 2],
             computed: [true; 2],
         };
@@ -404,24 +420,25 @@ impl AccumulatorStack {
             self.entries.push(Accumulator::ZERO);
             self.slots.push(Slot::default());
         }
-        if !self.mirroring {
-            // Without mirroring `current` reads only the delta and `computed`.
+        if !self.views_change {
+            // Then `current` reads only the delta and `computed`.
             let slot = &mut self.slots[self.top];
             slot.delta = delta;
             slot.computed = [false; 2];
             return;
         }
-        let mut mirror = self.slots[self.top - 1].mirror;
+        let mut view = self.slots[self.top - 1].view;
         let mut refresh = [false; 2];
         if delta.king_to != Delta::NO_KING {
             let side = delta.mover as usize;
-            let now = format::king_mirrors(delta.king_to as usize);
-            refresh[side] = now != mirror[side];
-            mirror[side] = now;
+            let mover = Color::BOTH[side];
+            let now = self.views[relative_square(delta.king_to, mover)];
+            refresh[side] = now != view[side];
+            view[side] = now;
         }
         self.slots[self.top] = Slot {
             delta,
-            mirror,
+            view,
             refresh,
             computed: [false; 2],
         };
@@ -441,7 +458,7 @@ impl AccumulatorStack {
     /// The current accumulator, for the current position `pos`, brought up to date.
     #[inline]
     pub fn current(&mut self, net: &Network, pos: &Position) -> &Accumulator {
-        if !self.mirroring {
+        if !self.views_change {
             self.bring_up_both(net);
         } else {
             for p in Color::BOTH {
@@ -453,8 +470,8 @@ impl AccumulatorStack {
         &self.entries[self.top]
     }
 
-    /// Without mirroring both perspectives are computed together, move by move from the nearest computed
-    /// entry (no move needs a refresh, and one walk down the stack serves both).
+    /// When no move changes a view, both perspectives are computed together, move by move from the nearest
+    /// computed entry (no move needs a refresh, and one walk down the stack serves both).
     #[inline]
     fn bring_up_both(&mut self, net: &Network) {
         let mut base = self.top;
@@ -468,7 +485,7 @@ impl AccumulatorStack {
                 self.slots[i].delta.apply(
                     net,
                     p,
-                    false,
+                    self.views[0] as usize,
                     &below[i - 1].lanes[k],
                     &mut above[0].lanes[k],
                 );
@@ -478,7 +495,7 @@ impl AccumulatorStack {
     }
 
     /// Computes `perspective`'s lanes of the top entry: from the nearest entry below where they are known,
-    /// move by move, or, when a move on the way changed the perspective's mirror state, by a refresh of the
+    /// move by move, or, when a move on the way changed the perspective's view, by a refresh of the
     /// current position from the cache (the entries in between stay uncomputed: they are refreshed in turn
     /// if the search returns to them).
     #[inline]
@@ -494,14 +511,14 @@ impl AccumulatorStack {
             }
             base -= 1;
         }
-        // No move between `base` and the top changed this perspective's mirror state.
-        let mirror = self.slots[base].mirror[p];
+        // No move between `base` and the top changed this perspective's view.
+        let view = self.slots[base].view[p] as usize;
         for i in base + 1..=self.top {
             let (below, above) = self.entries.split_at_mut(i);
             self.slots[i].delta.apply(
                 net,
                 perspective,
-                mirror,
+                view,
                 &below[i - 1].lanes[p],
                 &mut above[0].lanes[p],
             );
@@ -524,14 +541,16 @@ mod tests {
                     for (p, persp) in Color::BOTH.into_iter().enumerate() {
                         let sq = if persp == Color::White { s } else { s ^ 56 } as usize;
                         let want = (color != persp) as usize * 384 + kind.index() * 64 + sq;
-                        let got = feature(persp, piece, Square(s), false);
+                        let got = feature(persp, piece, Square(s), 0);
                         assert_eq!(got, want, "{color:?} {kind:?} {s} for {persp:?}");
                         seen[p][got] = true;
                         // Mirrored: the same square with its file flipped; and the engine's shortcut
                         // through the White feature agrees with the format's rule.
-                        let mirrored = feature(persp, piece, Square(s), true);
+                        let mirrored = feature(persp, piece, Square(s), 1);
                         assert_eq!(mirrored, want ^ 7);
-                        for m in [false, true] {
+                        // King bucket 2, mirrored or not: two blocks of 768 further on.
+                        assert_eq!(feature(persp, piece, Square(s), 5), 2 * INPUTS + (want ^ 7));
+                        for m in 0..6 {
                             assert_eq!(
                                 perspective_feature(white_feature(piece, Square(s)), persp, m),
                                 feature(persp, piece, Square(s), m)

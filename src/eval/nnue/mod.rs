@@ -1,6 +1,7 @@
 //! NNUE for orthodox chess and Chess960: a (768 -> 256) x 2 -> 1 network with SCReLU, in the integer form and
 //! file format of the NNUE format note (`format.rs`), optionally with 8 output buckets chosen by the number of
-//! pieces on the board and with horizontal mirroring by each perspective's king file (format v2).
+//! pieces on the board and with horizontal mirroring by each perspective's king file (format v2), and with
+//! king buckets, feature weights chosen by each perspective's own king square (format v3).
 //!
 //! - [`Network`]: the weights, loaded and validated from a file or from bytes, with a typed [`NetworkError`].
 //! - [`default_network`]: the network embedded at build time: the file `EVALFILE` names, else
@@ -8,7 +9,7 @@
 //!   hand-crafted evaluation is used. Nothing here sets a network for the whole process: whoever builds a
 //!   game hands it its network (the engine session owns the one `EvalFile` chose).
 //! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
-//!   make/unmake, and a refresh cache for mirroring nets (`accumulator.rs`), or, holding no network, the
+//!   make/unmake, and a refresh cache for king moves that change a view (`accumulator.rs`), or, holding no network, the
 //!   hand-crafted evaluation. Datagen, which bootstraps from the hand-crafted evaluation, asks for it with
 //!   [`NnueEval::hce`] (or the engine option `EvalFile` set to `<hce>`).
 //! - `simd.rs`: the hot loops in AVX2 with a bit-identical scalar twin.
@@ -38,14 +39,16 @@ pub struct Row(pub Lanes);
 /// A loaded network, in the quantised integer form the file stores.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// Feature-transformer weights: one row per feature (`INPUTS` rows).
+    /// Feature-transformer weights: one row per feature (`INPUTS` rows per king bucket).
     pub(crate) ft_weights: Box<[Row]>,
     /// Feature-transformer biases.
     pub(crate) ft_bias: Row,
     /// The output layer of each bucket.
     pub(crate) out: Box<[OutputLayer]>,
-    /// Horizontal mirroring by each perspective's king file.
-    pub(crate) mirror: bool,
+    /// The file's shape: output buckets, mirroring, king buckets.
+    shape: Shape,
+    /// Each perspective's view ([`format::king_view`]) by its own king's square as it sees the board.
+    pub(crate) views: [u8; 64],
     /// Every output weight within the SIMD output's exact range (true for nets trained with the usual
     /// clipping); otherwise the exact scalar output is used.
     fast_output: bool,
@@ -64,9 +67,14 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({INPUTS}->{HIDDEN}x2->1, {} output bucket(s){}, checksum {:016x})",
+            "Network({INPUTS}->{HIDDEN}x2->1, {} output bucket(s){}{}, checksum {:016x})",
             self.buckets(),
-            if self.mirror { ", mirrored" } else { "" },
+            if self.shape.mirror { ", mirrored" } else { "" },
+            if self.king_buckets() > 1 {
+                format!(", {} king buckets", self.king_buckets())
+            } else {
+                String::new()
+            },
             self.checksum()
         )
     }
@@ -91,8 +99,8 @@ impl Network {
         let path = path.as_ref();
         let io = |e: std::io::Error| NetworkError::Io(e.to_string());
         let len = std::fs::metadata(path).map_err(io)?.len();
-        // Anything far beyond a network's size is refused unread (someone passed the wrong file).
-        let limit = 4 * format::file_len(HIDDEN) as u64;
+        // Anything beyond the largest network's size is refused unread (someone passed the wrong file).
+        let limit = format::max_file_len(HIDDEN) as u64;
         if len > limit {
             return Err(NetworkError::BadSize {
                 len: len as usize,
@@ -106,7 +114,8 @@ impl Network {
     ///
     /// # Errors
     /// [`NetworkError::HiddenSize`] for another hidden size, [`NetworkError::BadBuckets`] for a bucket count
-    /// the format does not allow, [`NetworkError::BadSize`] when a section's length does not match the shape.
+    /// the format does not allow, [`NetworkError::BadKingBuckets`] for king buckets it does not allow,
+    /// [`NetworkError::BadSize`] when a section's length does not match the shape.
     pub fn from_weights(w: &format::Weights) -> Result<Network, NetworkError> {
         let s = w.shape;
         if s.hidden != HIDDEN {
@@ -118,12 +127,18 @@ impl Network {
         if s.buckets != 1 && s.buckets != OUTPUT_BUCKETS {
             return Err(NetworkError::BadBuckets(s.buckets as u32));
         }
+        if let Some(why) = s.king_map_error() {
+            return Err(NetworkError::BadKingBuckets(why));
+        }
         // The file these sections would make (header and checksum around them), against the shape's.
         let bytes = |i16s: usize, i32s: usize| 2 * i16s + 4 * i32s;
         let len = s.file_len()
-            - bytes(INPUTS * HIDDEN + HIDDEN + s.buckets * 2 * HIDDEN, s.buckets)
+            - bytes(
+                s.inputs() * HIDDEN + HIDDEN + s.buckets * 2 * HIDDEN,
+                s.buckets,
+            )
             + bytes(w.ft_w.len() + w.ft_b.len() + w.out_w.len(), w.out_b.len());
-        let sections_fit = w.ft_w.len() == INPUTS * HIDDEN
+        let sections_fit = w.ft_w.len() == s.inputs() * HIDDEN
             && w.ft_b.len() == HIDDEN
             && w.out_w.len() == s.buckets * 2 * HIDDEN
             && w.out_b.len() == s.buckets;
@@ -152,7 +167,8 @@ impl Network {
             ft_weights: w.ft_w.chunks_exact(HIDDEN).map(row).collect(),
             ft_bias: row(&w.ft_b),
             out,
-            mirror: s.mirror,
+            shape: s,
+            views: std::array::from_fn(|sq| format::king_view(&s, sq) as u8),
             fast_output: w.out_w.iter().all(|x| (-limit..=limit).contains(x)),
         })
     }
@@ -189,17 +205,18 @@ impl Network {
 
     /// Does the network mirror each perspective by its king's file?
     pub fn mirrored(&self) -> bool {
-        self.mirror
+        self.shape.mirror
+    }
+
+    /// King buckets: 1 for a net without them.
+    pub fn king_buckets(&self) -> usize {
+        self.shape.king_buckets
     }
 
     /// The format's integers of this network.
     pub fn weights(&self) -> format::Weights {
         format::Weights {
-            shape: Shape {
-                hidden: HIDDEN,
-                buckets: self.buckets(),
-                mirror: self.mirror,
-            },
+            shape: self.shape,
             ft_w: self.ft_weights.iter().flat_map(|r| r.0).collect(),
             ft_b: self.ft_bias.0.to_vec(),
             out_w: self
@@ -212,8 +229,8 @@ impl Network {
         }
     }
 
-    /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included: v1 for one
-    /// bucket without mirroring, else v2.
+    /// The file bytes of this network (what [`Network::from_bytes`] reads), checksum included, in the
+    /// version [`Shape::version`] gives.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.weights().encode()
     }

@@ -1171,18 +1171,15 @@ fn command_line_train_export_and_eval() {
         crate::load_net(&wide_out.join("final.nnue")).expect("widened"),
     );
     assert_eq!((parent.shape.hidden, widened.shape.hidden), (16, 24));
-    for fen in [
-        corvid::chess::STARTPOS,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ] {
-        let pos = Position::from_fen(fen, false).expect("FEN");
-        assert_eq!(
-            parent.evaluate(&crate::position_features(&pos, &parent.shape)),
-            widened.evaluate(&crate::position_features(&pos, &widened.shape)),
-            "{fen}"
-        );
-    }
+    assert_same_evaluations(
+        &parent,
+        &widened,
+        &[
+            corvid::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ],
+    );
     // An 8-bucket mirrored run writes v2 files that export and evaluate the same way.
     let (bucketed_out, bucketed_s) = (dir.join("bucketed"), s(&dir.join("bucketed")));
     let mut args = train.to_vec();
@@ -1220,6 +1217,18 @@ fn command_line_train_export_and_eval() {
         "data files are required"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Two net files evaluate each of `fens` alike (a net and the one it was widened or spread into).
+fn assert_same_evaluations(a: &QuantNet, b: &QuantNet, fens: &[&str]) {
+    for fen in fens {
+        let pos = Position::from_fen(fen, false).expect("FEN");
+        assert_eq!(
+            a.evaluate(&crate::position_features(&pos, &a.shape)),
+            b.evaluate(&crate::position_features(&pos, &b.shape)),
+            "{fen}"
+        );
+    }
 }
 
 /// `--king-buckets`: a fresh run writes a v3 net; `--init` of a net without king buckets starts every
@@ -1261,18 +1270,15 @@ fn king_bucket_runs(dir: &std::path::Path, data: &str) {
     let kings = crate::load_net(&dir.join("kings").join("final.nnue")).expect("spread");
     assert_eq!(kings.shape, kinged(16));
     assert_eq!(kings.ft_w, parent.ft_w.repeat(4));
-    for fen in [
-        corvid::chess::STARTPOS,
-        "r4rk1/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 1",
-        "8/5k2/8/3P4/8/1K6/8/8 b - - 0 1",
-    ] {
-        let pos = Position::from_fen(fen, false).expect("FEN");
-        assert_eq!(
-            parent.evaluate(&crate::position_features(&pos, &parent.shape)),
-            kings.evaluate(&crate::position_features(&pos, &kings.shape)),
-            "{fen}"
-        );
-    }
+    assert_same_evaluations(
+        &parent,
+        &kings,
+        &[
+            corvid::chess::STARTPOS,
+            "r4rk1/ppp2ppp/2n5/8/8/5N2/PPP2PPP/2KR3R w - - 0 1",
+            "8/5k2/8/3P4/8/1K6/8/8 b - - 0 1",
+        ],
+    );
     // A fresh run with a map of its own: 64 entries without mirroring.
     let map64 = (0..64)
         .map(|sq| ((sq / 8).min(1) * 2 + (sq % 8 >= 4) as usize).to_string())

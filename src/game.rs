@@ -158,6 +158,12 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Hash key of the current state (equal positions, equal keys).
     fn key(&self) -> u64;
+    /// A guess at the key after the legal move `m`, for prefetching the transposition table before the move
+    /// is made (a wrong guess only wastes the hint). By default the current key: no useful guess.
+    #[inline(always)]
+    fn key_after(&self, _m: Self::Move) -> u64 {
+        self.key()
+    }
     /// Does the search correct this game's static evaluation by what it learned of the position's parts
     /// ([`Game::correction_keys`])? Games without part keys keep `false`.
     const CORRECTION: bool = false;

@@ -382,6 +382,8 @@ impl<G: Game> Worker<'_, G> {
             if !self.game.legal_generated(m) {
                 continue;
             }
+            // The child's table entry is fetched while the move is made (and again by its real key after).
+            self.shared.tt.prefetch(self.game.key_after(m));
             self.frames[ply].ps = Some(ps);
             self.frames[ply].noisy = noisy;
             self.game.make_move(m);
@@ -748,6 +750,7 @@ impl<G: Game> Worker<'_, G> {
             if !self.game.legal_generated(m) {
                 continue;
             }
+            self.shared.tt.prefetch(self.game.key_after(m));
             // The move's square: the child's recapture and futility tests read it.
             self.frames[ply].ps = Some(self.hist.ps(self.game.moved_piece(m), G::to_square(m)));
             self.game.make_move(m);

@@ -237,6 +237,11 @@ impl<E: EvalState> Game for ChessGameWith<E> {
     }
 
     #[inline(always)]
+    fn key_after(&self, m: Move) -> u64 {
+        self.position().key_after(m)
+    }
+
+    #[inline(always)]
     fn in_check(&self) -> bool {
         self.position().in_check()
     }

@@ -1,9 +1,9 @@
 //! Corvid's NNUE trainer: (768 -> H) x 2 -> 1 SCReLU networks from `corvid datagen`'s games or bulletformat
 //! `ChessBoard` records (each file's format recognised by its content), on the CPU, multithreaded, in plain
 //! Rust, optionally with 8 output buckets by piece count (`--buckets 8`), horizontal mirroring by each
-//! side's king file (`--mirror`) and king buckets by each side's own king square (`--king-buckets`). The data, the features, the network and the net file follow
-//! `nets/FORMAT.md` (the contract with datagen and the engine); the feature and bucket rules are the format
-//! module's, which the engine uses too.
+//! side's king file (`--mirror`) and king buckets by each side's own king square (`--king-buckets`). The
+//! data, the features, the network and the net file follow `nets/FORMAT.md` (the contract with datagen and
+//! the engine); the feature and bucket rules are the format module's, which the engine uses too.
 //!
 //! - `train_nnue train DATA... [--val FILE | --val-fraction 0.01 --val-block 4096] [--hidden 256]
 //!   [--buckets 1|8] [--mirror] [--king-buckets MAP] ...`

@@ -1,8 +1,8 @@
 //! The network file, "corvid NNUE" versions 1 to 3 (the NNUE format note, `nets/FORMAT.md`, is the contract
 //! with datagen and the trainer): header constants, layout, checksum, validation, the one writer and reader
 //! of its integers, and the rules that give a position its inputs (feature indices, king mirroring, king
-//! buckets, output bucket). The engine and the trainer (`bin/train_nnue`) both use them. Standalone (it uses nothing from the
-//! crate) so that `build.rs` can include it and refuse to embed a malformed default network.
+//! buckets, output bucket). The engine and the trainer (`bin/train_nnue`) both use them. Standalone (it uses
+//! nothing from the crate) so that `build.rs` can include it and refuse to embed a malformed default network.
 //!
 //! Little endian: `b"CRVDNNUE"`, then u32 version, H, QA (255), QB (64), SCALE (400), then
 //! - v1: reserved (0); 32-byte header; one output bucket, no mirroring;

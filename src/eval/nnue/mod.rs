@@ -9,9 +9,9 @@
 //!   hand-crafted evaluation is used. Nothing here sets a network for the whole process: whoever builds a
 //!   game hands it its network (the engine session owns the one `EvalFile` chose).
 //! - [`NnueEval`]: what `ChessGame` carries to evaluate: the network with a stack of accumulators that follows
-//!   make/unmake, and a refresh cache for king moves that change a view (`accumulator.rs`), or, holding no network, the
-//!   hand-crafted evaluation. Datagen, which bootstraps from the hand-crafted evaluation, asks for it with
-//!   [`NnueEval::hce`] (or the engine option `EvalFile` set to `<hce>`).
+//!   make/unmake, and a refresh cache for king moves that change a view (`accumulator.rs`), or, holding no
+//!   network, the hand-crafted evaluation. Datagen, which bootstraps from the hand-crafted evaluation, asks
+//!   for it with [`NnueEval::hce`] (or the engine option `EvalFile` set to `<hce>`).
 //! - `simd.rs`: the hot loops in AVX2 with a bit-identical scalar twin.
 
 pub mod accumulator;

@@ -126,10 +126,10 @@ impl Position {
     #[inline(always)]
     pub fn key_after(&self, m: Move) -> u64 {
         let (from, to) = (m.from().index(), m.to().index());
-        let moved = self.board[from] as usize;
-        if moved == EMPTY as usize {
+        let Some(moved) = self.piece_on(m.from()) else {
             return self.key;
-        }
+        };
+        let moved = moved.index();
         let mut k = self.key ^ KEYS.side ^ KEYS.piece[moved][from] ^ KEYS.piece[moved][to];
         if let Some(captured) = self.piece_on(m.to()) {
             k ^= KEYS.piece[captured.index()][to];

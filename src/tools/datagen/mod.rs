@@ -56,9 +56,10 @@ pub const MAX_PLIES: usize = 600;
 /// A random opening whose score (cp, searched with twice the move budget) is beyond this is drawn again.
 pub const MAX_OPENING_SCORE: i32 = 1000;
 /// Transposition table per thread, in MiB. Small on purpose: a 2,500-node search reuses little beyond the last
-/// few moves' entries, and a table that stays in cache made datagen 11 % faster than 16 MiB (moves a second,
-/// 3 x 150 games a size on 2 threads, idle machine).
-const HASH_MB: usize = 2;
+/// few moves' entries (1 MiB holds 65,536), and a table that stays in cache is faster: 2 MiB played 11 % more
+/// moves a second than 16 MiB (3 x 150 games a size on 2 threads, idle machine), 1 MiB 8 % more positions a
+/// CPU-second than 2 MiB (3 x 60 games a size on 1 thread; 256 and 512 KiB no faster).
+const HASH_MB: usize = 1;
 
 /// Which start positions the games use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

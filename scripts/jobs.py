@@ -18,7 +18,8 @@ foreground work comes first.
   scripts/jobs.py stop                   stop the supervisor and its jobs, committing their state
   scripts/jobs.py commit                 commit the jobs' state now
   scripts/jobs.py end NAME --why TEXT    end an unfinished job by hand (e.g. an SPRT stopped flat)
-  scripts/jobs.py add-sprt NAME --new ENGINE --old ENGINE [--tc 3+0.03 | --nodes N] [--elo0 0 --elo1 5]
+  scripts/jobs.py add-sprt NAME --new ENGINE --old ENGINE [--tc 3+0.03 | --nodes N [--new-nodes M]]
+                             [--elo0 0 --elo1 5]
                              [--book UHO_4060_v2.epd] [--max-games 20000]
   scripts/jobs.py add-match NAME --new ENGINE --old ENGINE --games N [--tc 10+0.1] [--book openings.epd]
                              a fixed number of games, each opening played in order with both colours
@@ -299,13 +300,19 @@ def start_fastchess(job):
         write_json(resume, cfg)
         return ["fastchess", "-config", f"file={resume}", f"outname={state}"]
     limit = [f"nodes={job['nodes']}"] if job.get("nodes") else [f"tc={job['tc']}"]
+    # Node odds: the new engine searches `new_nodes` a move, the old one `nodes`, so that a screen at fixed
+    # nodes can charge a change for its cost a node (both limits per engine: -each would apply to both).
+    new_limit, old_limit = [], []
+    if job.get("new_nodes"):
+        new_limit, old_limit, limit = [f"nodes={job['new_nodes']}"], limit, []
     if job["kind"] == "sprt":
         games, order = job.get("max_games", 20000), "random"
         verdict = ["-sprt", f"elo0={job['elo0']}", f"elo1={job['elo1']}", "alpha=0.05", "beta=0.05"]
     else:
         # A match plays its book's openings in order from the first, each with both colours.
         games, order, verdict = job["games"], "sequential", []
-    return ["fastchess", "-engine", f"cmd={new}", "name=new", "-engine", f"cmd={old}", "name=old",
+    return ["fastchess", "-engine", f"cmd={new}", "name=new", *new_limit, "-engine", f"cmd={old}", "name=old",
+            *old_limit,
             "-each", "proto=uci", *limit, "option.Hash=16", "option.Threads=1",
             "-rounds", str(games // 2), "-games", "2", "-repeat", "-concurrency", "2", "-recover",
             "-openings", f"file={find_book(job['book'])}", "format=epd", f"order={order}", *verdict,
@@ -616,6 +623,10 @@ def cmd_add_sprt(a):
     job = {"kind": "sprt", "new": a.new, "old": a.old, "elo0": a.elo0, "elo1": a.elo1, "book": a.book,
            "max_games": a.max_games}
     job.update({"nodes": a.nodes} if a.nodes else {"tc": a.tc})
+    if a.new_nodes:
+        if not a.nodes:
+            sys.exit("--new-nodes needs --nodes (the old engine's budget)")
+        job["new_nodes"] = a.new_nodes
     add_job(a.name, job)
 
 
@@ -659,6 +670,7 @@ def main():
     p.add_argument("--old", required=True)
     p.add_argument("--tc", default="3+0.03")
     p.add_argument("--nodes", type=int)
+    p.add_argument("--new-nodes", type=int, help="the new engine's nodes a move (node odds; default --nodes)")
     p.add_argument("--elo0", type=float, default=0)
     p.add_argument("--elo1", type=float, default=5)
     p.add_argument("--book", default="UHO_4060_v2.epd")

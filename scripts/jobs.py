@@ -159,7 +159,7 @@ def build(spec, tune=False):
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
         if patch:
-            subprocess.run(["git", "apply", os.path.join(ROOT, patch)], cwd=src, check=True)
+            apply_patch(os.path.join(ROOT, patch), src)
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"),
                EVALFILE=os.path.join(ROOT, net) if net else "")
     cmd = ["cargo", "rustc", "--release", "--quiet", "--bin", "corvid"]
@@ -167,8 +167,37 @@ def build(spec, tune=False):
         cmd += ["--features", "tune"]
     log(f"building {name}")
     subprocess.run(cmd + ["--", "--emit", f"link={out}.tmp"], cwd=src, env=env, check=True)
+    if patch and not net and not tune:
+        check_bench(out + ".tmp", os.path.join(ROOT, patch))
     os.replace(out + ".tmp", out)
     return out
+
+
+def apply_patch(patch, src):
+    """Applies PATCH to the tree extracted at SRC, or stops. SRC lies inside this repository (data/jobs/src), and
+    `git apply` run in a repository's subdirectory silently skips every path outside it, which is all of a
+    patch's paths: the candidates' SPRTs once played the unpatched engine against itself that way. So git must
+    not find the repository above SRC, and the patch must be seen to be applied (its reverse applies)."""
+    env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(os.path.abspath(src)))
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    subprocess.run(["git", "apply", patch], cwd=src, env=env, check=True)
+    if subprocess.run(["git", "apply", "--reverse", "--check", patch], cwd=src, env=env,
+                      capture_output=True).returncode != 0:
+        sys.exit(f"{patch} did not apply to {src}")
+
+
+def check_bench(binary, patch):
+    """Stops unless BINARY's bench node count is the `Bench:` line of PATCH's commit message (when it has
+    one): the engine under test is the one the patch describes."""
+    with open(patch, errors="replace") as f:
+        want = next((line.split()[1] for line in f if line.startswith("Bench: ")), None)
+    if want is None:
+        return
+    out = subprocess.run([binary, "bench"], capture_output=True, text=True).stdout.strip().splitlines()
+    got = out[-1].split()[0] if out else "nothing"
+    if got != want:
+        sys.exit(f"{binary}: bench {got}, but {patch} says Bench: {want}")
 
 
 # ---------------------------------------------------------------- progress

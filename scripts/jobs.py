@@ -160,13 +160,23 @@ def build(spec, tune=False):
         subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
         if patch:
             apply_patch(os.path.join(ROOT, patch), src)
+    # Every build shares one target folder, and cargo finds a tree's build results by its crate, not its path:
+    # its build script (which embeds the net) reruns only when EVALFILE changes or the net's file looks newer
+    # than its last run, and git archive's files carry the commit's old times. So EVALFILE always names this
+    # build's own net by its full path, and the tree's times are today's.
+    netfile = os.path.join(ROOT, net) if net else os.path.join(src, "nets", "corvid.nnue")
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"),
-               EVALFILE=os.path.join(ROOT, net) if net else "")
+               EVALFILE=netfile if os.path.exists(netfile) else "")
+    for folder, _, files in os.walk(src):
+        for f in files:
+            os.utime(os.path.join(folder, f))
     cmd = ["cargo", "rustc", "--release", "--quiet", "--bin", "corvid"]
     if tune:
         cmd += ["--features", "tune"]
     log(f"building {name}")
     subprocess.run(cmd + ["--", "--emit", f"link={out}.tmp"], cwd=src, env=env, check=True)
+    if os.path.exists(netfile):
+        check_embedded(out + ".tmp", netfile)
     if patch and not net and not tune:
         check_bench(out + ".tmp", os.path.join(ROOT, patch))
     os.replace(out + ".tmp", out)
@@ -185,6 +195,17 @@ def apply_patch(patch, src):
     if subprocess.run(["git", "apply", "--reverse", "--check", patch], cwd=src, env=env,
                       capture_output=True).returncode != 0:
         sys.exit(f"{patch} did not apply to {src}")
+
+
+def check_embedded(binary, netfile):
+    """Stops unless BINARY holds NETFILE's bytes (a few samples of its weights): the engine plays the net it is
+    named for."""
+    with open(netfile, "rb") as f:
+        want = f.read()
+    with open(binary, "rb") as f:
+        have = f.read()
+    if not all(want[o:o + 64] in have for o in range(len(want) // 7, len(want) - 64, len(want) // 7)):
+        sys.exit(f"{binary} does not embed {netfile}")
 
 
 def check_bench(binary, patch):

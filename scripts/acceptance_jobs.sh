@@ -2,7 +2,8 @@
 # Queues issue 38's timed acceptance measurements of one build as match jobs (scripts/jobs.py add-match), so
 # they survive a stop and go on on any machine: each runs alone on the two cores, one after another.
 #
-#   scripts/acceptance_jobs.sh [REF] [--dry-run]      REF: the build to measure (default HEAD), pinned as a commit
+#   scripts/acceptance_jobs.sh [REF] [--dry-run] [--levels "2400 2500 ..."]
+#                                     REF: the build to measure (default HEAD), pinned as a commit
 #
 # The jobs, all at Threads 1 and Hash 16 for both engines, each opening played with both colours:
 #   accept-REF-1-eth-openings, -2-eth-8moves    Ethereal 12, 50 games on each of openings.epd and 8moves_v3.epd
@@ -10,18 +11,25 @@
 #   accept-REF-5-sf-openings,  -6-sf-8moves     Stockfish 15.1, 20 games on each set
 #   (all at 10 s + 0.1 s), and
 #   accept-REF-7-vs-56fc30f                     400 games against 56fc30f at 8 s + 0.08 s on 8moves_v3.epd
+#   accept-REF-8-elo-X                          the UCI_Elo calibration of docs/usage.md, for each X of --levels
+#                                               (default "2400 2500 2600 2700 2800"): Corvid at UCI_Elo X against
+#                                               Stockfish at UCI_Elo X, 40 games at 5 s + 0.05 s on openings.epd
+#                                               (a level is calibrated when it scores 40-60 %)
 # The opponents come from Debian: apt-get install ethereal-chess fairy-stockfish stockfish. The results go to
-# `scripts/jobs.py status` and each job's result.json; the UCI_Elo calibration (`scripts/match.sh calibrate`)
-# and the nodes/second figure are measured by hand with the jobs paused.
+# `scripts/jobs.py status` and each job's result.json; the nodes/second figure is measured by hand with the
+# jobs paused.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ref="" dry=0
-for a in "$@"; do
+ref="" dry=0 levels="2400 2500 2600 2700 2800"
+while [ $# -gt 0 ]; do
+    a="$1"; shift
     case "$a" in
         --dry-run) dry=1 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --levels) [ $# -gt 0 ] || { echo "acceptance_jobs: --levels needs a list" >&2; exit 2; }
+                  levels="$1"; shift ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "acceptance_jobs: unknown option $a" >&2; exit 2 ;;
         *) [ -z "$ref" ] || { echo "acceptance_jobs: one build at a time" >&2; exit 2; }; ref="$a" ;;
     esac
@@ -47,3 +55,9 @@ for opp in "1 eth /usr/games/ethereal-chess 50" "3 fsf /usr/games/fairy-stockfis
     add "$((n + 1))-$who-8moves" --new "$sha" --old "$path" --games "$games" --tc 10+0.1 --book 8moves_v3.epd
 done
 add 7-vs-56fc30f --new "$sha" --old 56fc30f --games 400 --tc 8+0.08 --book 8moves_v3.epd
+for x in $levels; do
+    case "$x" in *[!0-9]*|'') echo "acceptance_jobs: UCI_Elo level $x is not a number" >&2; exit 2 ;; esac
+    add "8-elo-$x" --new "$sha" --old /usr/games/stockfish --games 40 --tc 5+0.05 --book openings.epd \
+        --new-option UCI_LimitStrength=true --new-option "UCI_Elo=$x" \
+        --old-option UCI_LimitStrength=true --old-option "UCI_Elo=$x"
+done

@@ -22,7 +22,9 @@ foreground work comes first.
                              [--elo0 0 --elo1 5]
                              [--book UHO_4060_v2.epd] [--max-games 20000]
   scripts/jobs.py add-match NAME --new ENGINE --old ENGINE --games N [--tc 10+0.1] [--book openings.epd]
-                             a fixed number of games, each opening played in order with both colours
+                             [--new-option NAME=VALUE]... [--old-option NAME=VALUE]...
+                             a fixed number of games, each opening played in order with both colours;
+                             the options are UCI options of one side (UCI_Elo calibration)
   scripts/jobs.py add-spsa NAME --ref ENGINE --iterations 2500 --params a,b,c [--nodes 25000 | --tc 3+0.03]
                              [--pairs 2] [--book UHO_4060_v2.epd]
   scripts/jobs.py add-datagen NAME --gen gen6 --first-seed 6000 [--nodes 2500] [--net nets/corvid.nnue]
@@ -361,8 +363,11 @@ def start_fastchess(job):
     else:
         # A match plays its book's openings in order from the first, each with both colours.
         games, order, verdict = job["games"], "sequential", []
-    return ["fastchess", "-engine", f"cmd={new}", "name=new", *new_limit, "-engine", f"cmd={old}", "name=old",
-            *old_limit,
+    # Per-engine UCI options (a UCI_Elo calibration: both sides at UCI_LimitStrength with one UCI_Elo).
+    new_opts = [f"option.{o}" for o in job.get("new_options", [])]
+    old_opts = [f"option.{o}" for o in job.get("old_options", [])]
+    return ["fastchess", "-engine", f"cmd={new}", "name=new", *new_limit, *new_opts,
+            "-engine", f"cmd={old}", "name=old", *old_limit, *old_opts,
             "-each", "proto=uci", *limit, "option.Hash=16", "option.Threads=1",
             "-rounds", str(games // 2), "-games", "2", "-repeat", "-concurrency", "2", "-recover",
             "-openings", f"file={find_book(job['book'])}", "format=epd", f"order={order}", *verdict,
@@ -683,7 +688,16 @@ def cmd_add_sprt(a):
 def cmd_add_match(a):
     if a.games < 2 or a.games % 2:
         sys.exit("--games must be even (each opening is played with both colours)")
-    add_job(a.name, {"kind": "match", "new": a.new, "old": a.old, "games": a.games, "tc": a.tc, "book": a.book})
+    job = {"kind": "match", "new": a.new, "old": a.old, "games": a.games, "tc": a.tc, "book": a.book}
+    for side in ("new", "old"):
+        opts = getattr(a, f"{side}_option") or []
+        for o in opts:
+            name, eq, value = o.partition("=")
+            if not eq or not name or " " in o:
+                sys.exit(f"--{side}-option takes NAME=VALUE without spaces, not {o!r}")
+        if opts:
+            job[f"{side}_options"] = opts
+    add_job(a.name, job)
 
 
 def cmd_add_spsa(a):
@@ -733,6 +747,8 @@ def main():
     p.add_argument("--games", type=int, required=True)
     p.add_argument("--tc", default="10+0.1")
     p.add_argument("--book", default="openings.epd")
+    p.add_argument("--new-option", action="append", metavar="NAME=VALUE", help="a UCI option of the new engine")
+    p.add_argument("--old-option", action="append", metavar="NAME=VALUE", help="a UCI option of the old engine")
     p.set_defaults(fn=cmd_add_match)
     p = sub.add_parser("add-spsa")
     p.add_argument("name")

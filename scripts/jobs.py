@@ -70,7 +70,8 @@ def log(msg):
 
 def load_jobs():
     jobs = []
-    for path in sorted(glob.glob(os.path.join(JOBS, "*", "job.json"))):
+    # In name order, as the scheduling promises: sorting the paths would put "a-2/job.json" before "a/job.json".
+    for path in sorted(glob.glob(os.path.join(JOBS, "*", "job.json")), key=lambda p: os.path.basename(os.path.dirname(p))):
         with open(path) as f:
             job = json.load(f)
         job["name"] = os.path.basename(os.path.dirname(path))

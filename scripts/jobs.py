@@ -110,7 +110,8 @@ def commit(message, paths):
 
 
 def commit_state(reason="state"):
-    summary = "; ".join(f"{j['name']} {progress(j)}" for j in load_jobs())
+    # Finished jobs keep their result in result.json: the message names the unfinished ones.
+    summary = "; ".join(f"{j['name']} {progress(j)}" for j in load_jobs() if not finished(j)) or "all done"
     if commit(f"jobs: {reason}: {summary}", ["jobs"]):
         log(f"committed jobs/ ({reason})")
 

@@ -71,11 +71,12 @@ def log(msg):
 def load_jobs():
     jobs = []
     # In name order, as the scheduling promises: sorting the paths would put "a-2/job.json" before "a/job.json".
-    for path in sorted(glob.glob(os.path.join(JOBS, "*", "job.json")), key=lambda p: os.path.basename(os.path.dirname(p))):
-        with open(path) as f:
+    names = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(JOBS, "*", "job.json")))
+    for name in names:
+        with open(os.path.join(JOBS, name, "job.json")) as f:
             job = json.load(f)
-        job["name"] = os.path.basename(os.path.dirname(path))
-        job["dir"] = os.path.dirname(path)
+        job["name"] = name
+        job["dir"] = os.path.join(JOBS, name)
         jobs.append(job)
     return jobs
 

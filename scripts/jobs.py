@@ -413,11 +413,18 @@ def start_spsa(job, cores):
 
 def start_datagen(job, cores):
     # datagen_chunks.sh plays with a copy of target/release/corvid (the net is passed as a file).
+    # A generation is one net's games: once another net is committed under the same path, the job must end
+    # rather than mix nets in its chunks (or fail on its unfinished chunk, which datagen ties to its net).
+    net = job.get("net", "nets/corvid.nnue")
+    pinned = job.get("net_sha256")
+    if pinned and file_sha(os.path.join(ROOT, net)) != pinned:
+        sys.exit(f"{net} is no longer the net {job['name']} plays ({pinned[:16]}): finish its unfinished chunk "
+                 f"with that net or drop it, `scripts/jobs.py end {job['name']}`, and add the next generation")
     if not os.path.exists(os.path.join(ROOT, "data", "corvid-datagen")):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     return [os.path.join(ROOT, "scripts", "datagen_chunks.sh"), "--gen", job["gen"],
             "--first-seed", str(job["first_seed"]), "--nodes", str(job.get("nodes", 2500)),
-            "--threads", str(cores), "--net", job.get("net", "nets/corvid.nnue"),
+            "--threads", str(cores), "--net", net,
             "--games", str(job.get("games", 1000))]
 
 
@@ -483,6 +490,7 @@ def supervise():
     # later. The jobs get the default action back.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     running = {}  # name -> (Popen, cores, log path)
+    refused = {}  # name -> why it could not start, logged once
     stopping = []
 
     def on_term(*_):
@@ -523,8 +531,11 @@ def supervise():
                        "spsa": lambda: start_spsa(job, cores),
                        "datagen": lambda: start_datagen(job, cores)}[job["kind"]]()
             except (subprocess.CalledProcessError, SystemExit) as e:
-                log(f"{name} cannot start: {e}")
+                if refused.get(name) != str(e):
+                    log(f"{name} cannot start: {e}")
+                    refused[name] = str(e)
                 continue
+            refused.pop(name, None)
             logpath = os.path.join(WORK, name + ".log")
             offset = os.path.getsize(logpath) if os.path.exists(logpath) else 0
             log(f"starting {name} on {cores} core(s): {' '.join(cmd)}")
@@ -711,8 +722,10 @@ def cmd_add_spsa(a):
 
 
 def cmd_add_datagen(a):
+    if not os.path.isfile(os.path.join(ROOT, a.net)):
+        sys.exit(f"no net {a.net}")
     add_job(a.name, {"kind": "datagen", "gen": a.gen, "first_seed": a.first_seed, "nodes": a.nodes,
-                     "net": a.net, "games": a.games})
+                     "net": a.net, "net_sha256": file_sha(os.path.join(ROOT, a.net)), "games": a.games})
 
 
 def main():

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Unit tests of scripts/jobs.py's decisions that need no engine, no git and no CPU: the SPRT arithmetic, which
+jobs run together, the order they are read in, and a datagen generation tied to its net.
+Run: python3 scripts/test_jobs.py (cargo test runs it through tests/jobs_script.rs)."""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import jobs  # noqa: E402
+
+
+class Llr(unittest.TestCase):
+    # Final states of real jobs, with the LLR fastchess printed for them (normalized model, [0, 10]).
+    def test_matches_fastchess_on_an_h1(self):
+        llr, elo = jobs.llr_normalized([1, 15, 68, 63, 15], 0, 10)  # net8-vs-net7: LLR 2.97, +83.0
+        self.assertAlmostEqual(llr, 2.97, delta=0.03)
+        self.assertAlmostEqual(elo, 83.0, delta=0.1)
+
+    def test_matches_fastchess_on_an_h0(self):
+        llr, elo = jobs.llr_normalized([61, 174, 277, 144, 46], 0, 10)  # lambda-screen-2: -2.95, -14.9
+        self.assertAlmostEqual(llr, -2.95, delta=0.03)
+        self.assertAlmostEqual(elo, -14.9, delta=0.1)
+
+    def test_an_even_score_counts_against_a_gain_and_wins_for_it(self):
+        even, elo = jobs.llr_normalized([20, 80, 200, 80, 20], 0, 5)
+        self.assertLess(even, 0.0)
+        self.assertAlmostEqual(elo, 0.0)
+        better, _ = jobs.llr_normalized([20, 80, 200, 100, 20], 0, 5)
+        self.assertGreater(better, even)
+
+    def test_no_games_is_no_evidence(self):
+        self.assertEqual(jobs.llr_normalized([0, 0, 0, 0, 0], 0, 5), (0.0, 0.0))
+
+
+class Scheduling(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def job(self, name, finished=False, **fields):
+        d = os.path.join(self.tmp.name, name)
+        os.makedirs(d)
+        with open(os.path.join(d, "job.json"), "w") as f:
+            json.dump(fields, f)
+        if finished:
+            with open(os.path.join(d, "result.json"), "w") as f:
+                f.write("{}")
+        return dict(fields, name=name, dir=d)
+
+    def test_a_timed_sprt_runs_alone_on_both_cores(self):
+        js = [self.job("gen8", kind="datagen"), self.job("net9", kind="sprt", tc="8+0.08"),
+              self.job("spsa", kind="spsa", nodes=25000)]
+        self.assertEqual(jobs.wanted(js), {"net9": 2})
+
+    def test_datagen_shares_with_a_fixed_nodes_sprt_before_an_spsa(self):
+        js = [self.job("a-spsa", kind="spsa", nodes=25000), self.job("gen8", kind="datagen"),
+              self.job("screen", kind="sprt", nodes=25000)]
+        self.assertEqual(jobs.wanted(js), {"gen8": 1, "screen": 1})
+
+    def test_finished_jobs_take_no_core(self):
+        js = [self.job("old", finished=True, kind="sprt", tc="8+0.08"), self.job("gen8", kind="datagen"),
+              self.job("screen", finished=True, kind="sprt", nodes=25000), self.job("spsa", kind="spsa")]
+        self.assertEqual(jobs.wanted(js), {"gen8": 1, "spsa": 1})
+
+    def test_a_job_alone_gets_both_cores(self):
+        self.assertEqual(jobs.wanted([self.job("spsa", kind="spsa", nodes=25000)]), {"spsa": 2})
+
+    def test_jobs_are_read_in_name_order(self):
+        for name in ("lambda-screen-2", "lambda-screen", "gen7"):
+            self.job(name, kind="sprt", nodes=25000)
+        saved, jobs.JOBS = jobs.JOBS, self.tmp.name
+        try:
+            names = [j["name"] for j in jobs.load_jobs()]
+        finally:
+            jobs.JOBS = saved
+        self.assertEqual(names, ["gen7", "lambda-screen", "lambda-screen-2"])
+
+
+class DatagenNet(unittest.TestCase):
+    def test_a_generation_will_not_start_with_another_net(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            net = os.path.join(tmp, "corvid.nnue")
+            with open(net, "wb") as f:
+                f.write(b"the net the generation was added for")
+            pinned = jobs.file_sha(net)
+            with open(net, "wb") as f:
+                f.write(b"a net adopted since")
+            job = {"name": "gen7", "gen": "gen7", "first_seed": 7000, "net": net, "net_sha256": pinned}
+            with self.assertRaises(SystemExit) as e:
+                jobs.start_datagen(job, 2)
+            self.assertIn("end gen7", str(e.exception.code))
+
+    def test_adding_a_generation_needs_its_net(self):
+        a = argparse.Namespace(name="gen9", gen="gen9", first_seed=9000, nodes=2500, games=500,
+                               net="nets/no-such-net.nnue")
+        with self.assertRaises(SystemExit) as e:
+            jobs.cmd_add_datagen(a)
+        self.assertIn("no net", str(e.exception.code))
+        self.assertFalse(os.path.exists(os.path.join(jobs.JOBS, "gen9")))
+
+
+if __name__ == "__main__":
+    unittest.main()

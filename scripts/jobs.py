@@ -752,10 +752,11 @@ def cmd_add_spsa(a):
 
 
 def cmd_add_datagen(a):
-    if not os.path.isfile(os.path.join(ROOT, a.net)):
+    net = os.path.join(ROOT, a.net)
+    if not os.path.isfile(net):
         sys.exit(f"no net {a.net}")
     add_job(a.name, {"kind": "datagen", "gen": a.gen, "first_seed": a.first_seed, "nodes": a.nodes,
-                     "net": a.net, "net_sha256": file_sha(os.path.join(ROOT, a.net)), "games": a.games})
+                     "net": a.net, "net_sha256": file_sha(net), "games": a.games})
 
 
 def main():

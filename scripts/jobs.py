@@ -136,7 +136,8 @@ def find_book(name):
 
 def build(spec, tune=False):
     """The path of a corvid binary built from REF[+PATCH][:NET] (cached in data/jobs/bin): the commit REF, with
-    PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied, and NET embedded."""
+    PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied, and NET embedded as commit REF
+    holds it (see pinned_net)."""
     if spec.startswith("/"):
         if not os.access(spec, os.X_OK):
             sys.exit(f"engine {spec} is not installed here (apt-get install the package that has it)")
@@ -149,8 +150,9 @@ def build(spec, tune=False):
     name = f"corvid-{sha}"
     if patch:
         name += "-" + file_sha(os.path.join(ROOT, patch))[:8]
+    netfile = pinned_net(sha, net) if net else None
     if net:
-        name += "-" + file_sha(os.path.join(ROOT, net))[:16]
+        name += "-" + file_sha(netfile)[:16]
     if tune:
         name += "-tune"
     out = os.path.join(WORK, "bin", name)
@@ -169,7 +171,7 @@ def build(spec, tune=False):
     # its build script (which embeds the net) reruns only when EVALFILE changes or the net's file looks newer
     # than its last run, and git archive's files carry the commit's old times. So EVALFILE always names this
     # build's own net by its full path, and the tree's times are today's.
-    netfile = os.path.join(ROOT, net) if net else os.path.join(src, "nets", "corvid.nnue")
+    netfile = netfile or os.path.join(src, "nets", "corvid.nnue")
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(WORK, "target"),
                EVALFILE=netfile if os.path.exists(netfile) else "")
     for folder, _, files in os.walk(src):
@@ -185,6 +187,26 @@ def build(spec, tune=False):
     if patch and not net and not tune:
         check_bench(out + ".tmp", os.path.join(ROOT, patch))
     os.replace(out + ".tmp", out)
+    return out
+
+
+def pinned_net(sha, net):
+    """The file NET as commit SHA holds it (copied once into data/jobs/nets), so that an engine named REF:NET
+    stays the same engine when the working tree's NET is replaced or removed (a candidate adopted or dropped
+    while its SPRT is stored). A net that SHA does not hold is read from the working tree: a new, uncommitted
+    candidate can be screened before it is committed."""
+    blob = subprocess.run(["git", "show", f"{sha}:{net}"], cwd=ROOT, capture_output=True)
+    if blob.returncode != 0:
+        path = os.path.join(ROOT, net)
+        if not os.path.exists(path):
+            sys.exit(f"no net {net}: neither commit {sha} nor the working tree holds it")
+        return path
+    out = os.path.join(WORK, "nets", hashlib.sha256(blob.stdout).hexdigest()[:16] + ".nnue")
+    if not os.path.exists(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(out + ".tmp", "wb") as f:
+            f.write(blob.stdout)
+        os.replace(out + ".tmp", out)
     return out
 
 

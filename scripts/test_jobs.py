@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Unit tests of scripts/jobs.py's decisions that need no engine, no git and no CPU: the SPRT arithmetic, which
-jobs run together, the order they are read in, and a datagen generation tied to its net.
+"""Unit tests of scripts/jobs.py's decisions that need no engine and no CPU: the SPRT arithmetic, which jobs run
+together, the order they are read in, a datagen generation tied to its net, and an engine's net pinned by its
+commit (in a scratch git repository).
 Run: python3 scripts/test_jobs.py (cargo test runs it through tests/jobs_script.rs)."""
 
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -104,6 +106,35 @@ class DatagenNet(unittest.TestCase):
             jobs.cmd_add_datagen(a)
         self.assertIn("no net", str(e.exception.code))
         self.assertFalse(os.path.exists(os.path.join(jobs.JOBS, "gen9")))
+
+
+class PinnedNet(unittest.TestCase):
+    def test_a_committed_net_is_read_from_its_commit_and_a_new_one_from_the_tree(self):
+        saved = jobs.ROOT, jobs.WORK
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs.ROOT, jobs.WORK = tmp, os.path.join(tmp, "work")
+            try:
+                git = ["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
+                subprocess.run(git + ["init", "-q"], check=True)
+                os.makedirs(os.path.join(tmp, "candidates"))
+                net = os.path.join(tmp, "candidates", "neta.nnue")
+                with open(net, "wb") as f:
+                    f.write(b"the candidate as its SPRT began")
+                subprocess.run(git + ["add", "."], check=True)
+                subprocess.run(git + ["commit", "-q", "-m", "candidate"], check=True)
+                sha = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+                os.remove(net)  # adopted: moved to nets/ while its job is still stored
+                with open(jobs.pinned_net(sha, "candidates/neta.nnue"), "rb") as f:
+                    self.assertEqual(f.read(), b"the candidate as its SPRT began")
+                with open(os.path.join(tmp, "candidates", "netb.nnue"), "wb") as f:
+                    f.write(b"not committed yet")
+                self.assertEqual(jobs.pinned_net(sha, "candidates/netb.nnue"),
+                                 os.path.join(tmp, "candidates", "netb.nnue"))
+                with self.assertRaises(SystemExit) as e:
+                    jobs.pinned_net(sha, "candidates/netc.nnue")
+                self.assertIn("no net", str(e.exception.code))
+            finally:
+                jobs.ROOT, jobs.WORK = saved
 
 
 if __name__ == "__main__":

@@ -575,9 +575,11 @@ def supervise():
                 if jobs.get(name, {}).get("kind") == "datagen":
                     keep_partial_chunks()
         for name, cores in want.items():
-            if name in running:
-                continue
             job = jobs[name]
+            # `want` was read before this pass's ended jobs wrote their result.json: one that has just ended
+            # must not be started again (net9-vs-net8 was, for 20 seconds, after its H1).
+            if name in running or finished(job):
+                continue
             try:
                 cmd = {"sprt": lambda: start_fastchess(job), "match": lambda: start_fastchess(job),
                        "spsa": lambda: start_spsa(job, cores),

@@ -15,7 +15,9 @@ with the file committed) goes on where it was with the same command.
   scripts/spsa.py --engine target-tune/release/corvid --state jobs/NAME/spsa.json --iterations 2000 \\
       --tc 3+0.03 --openings ../shared/tools/openings.epd [--params lmr_base,rfp_margin]
 
-`--print` shows theta, rounded, as `name = value` lines (and the change from each default).
+`--print` shows theta, rounded, as `name = value` lines (and the change from each default). `--write`
+puts theta, rounded as the engine rounds an option, into each value's declaration in `src/` (the
+`tunables!` lists), so that an ordinary build plays the tuned values: the change an SPRT then measures.
 """
 import argparse
 import json
@@ -100,6 +102,41 @@ def play(args, plus, minus, seed):
     return w, l, d
 
 
+def write_defaults(state, src):
+    """Writes each tuned value of STATE, rounded to its option unit, as the default of its one declaration
+    under SRC (`name: type = default, min, max;`). Returns the changes as (file, name, old, new) and leaves
+    every file untouched when a name is declared other than once."""
+    files = {}
+    for folder, _, names in os.walk(src):
+        for n in names:
+            if n.endswith(".rs"):
+                with open(os.path.join(folder, n)) as f:
+                    files[os.path.join(folder, n)] = f.read()
+    edits, changes = {}, []
+    for name, p in sorted(state["params"].items()):
+        pattern = re.compile(rf"^(\s*{re.escape(name)}:\s*(i32|u32|u64|f64)\s*=\s*)(-?[0-9.]+)(\s*,)", re.M)
+        hits = [(path, m) for path, text in files.items() for m in pattern.finditer(text)]
+        if len(hits) != 1:
+            sys.exit(f"{name} is declared {len(hits)} times under {src}, not once: nothing written")
+        path, m = hits[0]
+        option = round(p["value"])
+        if m.group(2) == "f64":  # a float's option is in hundredths
+            new = f"{option / 100:.2f}".rstrip("0")
+            new += "0" if new.endswith(".") else ""
+        else:
+            new = str(option)
+        if new != m.group(3):
+            edits.setdefault(path, []).append((m.start(3), m.end(3), new))
+            changes.append((path, name, m.group(3), new))
+    for path, spans in edits.items():
+        text = files[path]
+        for start, end, new in sorted(spans, reverse=True):
+            text = text[:start] + new + text[end:]
+        with open(path, "w") as f:
+            f.write(text)
+    return changes
+
+
 def save(path, state):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -110,7 +147,7 @@ def save(path, state):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", required=True, help="a `tune` build of corvid")
+    ap.add_argument("--engine", help="a `tune` build of corvid (not needed for --print and --write)")
     ap.add_argument("--state", required=True, help="JSON state file (created, then resumed)")
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
@@ -125,15 +162,24 @@ def main():
     ap.add_argument("--fastchess", default="fastchess")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--print", action="store_true", help="print theta and exit")
+    ap.add_argument("--write", metavar="SRC", nargs="?", const=os.path.join(os.path.dirname(__file__), "..", "src"),
+                    help="write theta into the tunables' declarations under SRC (default: the repository's src/)"
+                         " and exit")
     args = ap.parse_args()
 
     if os.path.exists(args.state):
         with open(args.state) as f:
             state = json.load(f)
     else:
+        if not args.engine:
+            sys.exit(f"no state {args.state} yet: a new run needs --engine")
         chosen = [p.strip() for p in args.params.split(",")] if args.params else None
         state = fresh_state(engine_tunables(args.engine), chosen, args.iterations)
         save(args.state, state)
+    if args.write:
+        for path, name, old, new in write_defaults(state, args.write):
+            print(f"{os.path.relpath(path)}: {name} {old} -> {new}")
+        return
     if args.print:
         for n, p in sorted(state["params"].items()):
             print(f"{n} = {round(p['value'])}  (default {round(p['default'])}, now {p['value']:.2f})")
@@ -141,6 +187,8 @@ def main():
               f"(+{state['wins']} ={state['draws']} -{state['losses']} for theta+)")
         return
 
+    if not args.engine:
+        sys.exit("playing needs --engine (a `tune` build)")
     iterations = state["iterations"]
     run = 0
     while state["done"] < iterations and (args.stop_after is None or run < args.stop_after):

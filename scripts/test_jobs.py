@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Unit tests of scripts/jobs.py's decisions that need no engine and no CPU: the SPRT arithmetic, which jobs run
-together, the order they are read in, a datagen generation tied to its net, and an engine's net pinned by its
-commit (in a scratch git repository).
+together, the order they are read in, a datagen generation tied to its net, an engine's net pinned by its
+commit (in a scratch git repository), and an SPSA's values written into the source.
 Run: python3 scripts/test_jobs.py (cargo test runs it through tests/jobs_script.rs)."""
 
 import argparse
@@ -14,6 +14,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jobs  # noqa: E402
+import spsa  # noqa: E402
 
 
 class Llr(unittest.TestCase):
@@ -135,6 +136,48 @@ class PinnedNet(unittest.TestCase):
                 self.assertIn("no net", str(e.exception.code))
             finally:
                 jobs.ROOT, jobs.WORK = saved
+
+
+class SpsaWrite(unittest.TestCase):
+    PARAMS = """tunables! {
+    /// A margin.
+    rfp_margin: i32 = 75, 37, 150;
+    lmr_base: f64 = 0.75, 0.375, 1.5;
+    lmr_divisor: f64 = 2.25, 1.125, 4.5;
+    untouched: i32 = 3, 1, 6;
+}
+"""
+
+    def state(self, **values):
+        return {"params": {n: {"value": v} for n, v in values.items()}}
+
+    def test_theta_becomes_the_defaults_rounded_as_the_engine_rounds_an_option(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "search"))
+            path = os.path.join(tmp, "search", "params.rs")
+            with open(path, "w") as f:
+                f.write(self.PARAMS)
+            changes = spsa.write_defaults(self.state(rfp_margin=73.6, lmr_base=80.04, lmr_divisor=225.2), tmp)
+            with open(path) as f:
+                text = f.read()
+            self.assertIn("rfp_margin: i32 = 74, 37, 150;", text)
+            self.assertIn("lmr_base: f64 = 0.8, 0.375, 1.5;", text)
+            self.assertIn("lmr_divisor: f64 = 2.25, 1.125, 4.5;", text)  # rounds to its default: unchanged
+            self.assertIn("untouched: i32 = 3, 1, 6;", text)
+            self.assertEqual([(c[1], c[2], c[3]) for c in changes], [("lmr_base", "0.75", "0.8"),
+                                                                    ("rfp_margin", "75", "74")])
+
+    def test_a_name_declared_twice_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("a.rs", "b.rs"):
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write(self.PARAMS)
+            with self.assertRaises(SystemExit) as e:
+                spsa.write_defaults(self.state(untouched=5.0, rfp_margin=80.0), tmp)
+            self.assertIn("declared 2 times", str(e.exception.code))
+            for name in ("a.rs", "b.rs"):
+                with open(os.path.join(tmp, name)) as f:
+                    self.assertEqual(f.read(), self.PARAMS)
 
 
 if __name__ == "__main__":

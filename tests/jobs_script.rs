@@ -1,5 +1,6 @@
 //! `scripts/test_jobs.py`: the long-job runner's decisions (SPRT arithmetic, which jobs share the cores, the
-//! order jobs are read in, a datagen generation tied to its net). Skipped (with a note) without python3.
+//! order jobs are read in, a datagen generation tied to its net, a net pinned by its commit, an SPSA's values
+//! written into the source). Skipped (with a note) without python3.
 
 use std::process::Command;
 

@@ -551,35 +551,37 @@ def supervise():
     last = time.time()
     while not stopping:
         jobs = {j["name"]: j for j in load_jobs()}
+        # Ended jobs are reaped before `want` is read, so that the result.json they write keeps them out of it
+        # (net9-vs-net8 was once started again for 20 seconds after its H1).
+        for name, (proc, cores, logpath, offset) in list(running.items()):
+            if proc.poll() is None:
+                continue
+            del running[name]
+            job = jobs.get(name)
+            if job and job["kind"] in ("sprt", "match"):
+                verdict = finish_fastchess(job, logpath, offset)
+                log(f"{name} ended: {verdict or 'no verdict, will resume'}")
+                commit_state(f"{name} {verdict}" if verdict else "state")
+            elif job and job["kind"] == "spsa" and proc.returncode == 0:
+                write_json(os.path.join(job["dir"], "result.json"),
+                           {"verdict": "all iterations played", "ended": time.strftime("%Y-%m-%d %H:%M")})
+                commit_state(f"{name} done")
+            elif proc.returncode != 0:
+                log(f"{name} exited with {proc.returncode}; see {logpath}; retrying in a minute")
+                time.sleep(60)
         held = paused_jobs()
         want = {} if held == ALL else wanted([j for j in jobs.values() if j["name"] not in held])
         for name, (proc, cores, logpath, offset) in list(running.items()):
-            if proc.poll() is not None:
-                del running[name]
-                job = jobs.get(name)
-                if job and job["kind"] in ("sprt", "match"):
-                    verdict = finish_fastchess(job, logpath, offset)
-                    log(f"{name} ended: {verdict or 'no verdict, will resume'}")
-                    commit_state(f"{name} {verdict}" if verdict else "state")
-                elif job and job["kind"] == "spsa" and proc.returncode == 0:
-                    write_json(os.path.join(job["dir"], "result.json"),
-                               {"verdict": "all iterations played", "ended": time.strftime("%Y-%m-%d %H:%M")})
-                    commit_state(f"{name} done")
-                elif proc.returncode != 0:
-                    log(f"{name} exited with {proc.returncode}; see {logpath}; retrying in a minute")
-                    time.sleep(60)
-            elif want.get(name) != cores:
+            if want.get(name) != cores:
                 log(f"stopping {name}")
                 stop_proc(proc)
                 del running[name]
                 if jobs.get(name, {}).get("kind") == "datagen":
                     keep_partial_chunks()
         for name, cores in want.items():
-            job = jobs[name]
-            # `want` was read before this pass's ended jobs wrote their result.json: one that has just ended
-            # must not be started again (net9-vs-net8 was, for 20 seconds, after its H1).
-            if name in running or finished(job):
+            if name in running:
                 continue
+            job = jobs[name]
             try:
                 cmd = {"sprt": lambda: start_fastchess(job), "match": lambda: start_fastchess(job),
                        "spsa": lambda: start_spsa(job, cores),

@@ -31,7 +31,8 @@ foreground work comes first.
                              [--games 500]
 
 ENGINE is REF[+PATCH][:NET]: the commit REF, with PATCH (a `git format-patch` file in the repository, such as a
-candidate) applied, and NET (a network file in the repository, as committed now) embedded, as `make EVALFILE=`.
+candidate; pinned by its blob id when the job is added) applied, and NET (a network file in the repository, as
+commit REF holds it) embedded, as `make EVALFILE=`.
 An absolute path names an installed engine instead (an opponent: /usr/games/fairy-stockfish, from apt-get).
 Books (`--book`) are looked up in $CORVID_BOOKS (default /work/books, then ../shared/tools): the openbench-books
 archives unzipped (fetch github:AndyGrant/openbench-books). Logs and builds live in data/jobs/ (not committed).
@@ -134,10 +135,10 @@ def find_book(name):
              f"it into $CORVID_BOOKS")
 
 
-def build(spec, tune=False):
+def build(spec, tune=False, pins=None):
     """The path of a corvid binary built from REF[+PATCH][:NET] (cached in data/jobs/bin): the commit REF, with
-    PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied, and NET embedded as commit REF
-    holds it (see pinned_net)."""
+    PATCH (a `git format-patch` file in the repository, e.g. a candidate) applied as the job pinned it (PINS:
+    see pinned_patch), and NET embedded as commit REF holds it (see pinned_net)."""
     if spec.startswith("/"):
         if not os.access(spec, os.X_OK):
             sys.exit(f"engine {spec} is not installed here (apt-get install the package that has it)")
@@ -149,7 +150,8 @@ def build(spec, tune=False):
         sys.exit(f"unknown commit {ref}")
     name = f"corvid-{sha}"
     if patch:
-        name += "-" + file_sha(os.path.join(ROOT, patch))[:8]
+        patchfile = pinned_patch(patch, (pins or {}).get(patch))
+        name += "-" + file_sha(patchfile)[:8]
     netfile = pinned_net(sha, net) if net else None
     if net:
         name += "-" + file_sha(netfile)[:16]
@@ -166,7 +168,7 @@ def build(spec, tune=False):
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
         if patch:
-            apply_patch(os.path.join(ROOT, patch), src)
+            apply_patch(patchfile, src)
     # Every build shares one target folder, and cargo finds a tree's build results by its crate, not its path:
     # its build script (which embeds the net) reruns only when EVALFILE changes or the net's file looks newer
     # than its last run, and git archive's files carry the commit's old times. So EVALFILE always names this
@@ -185,7 +187,7 @@ def build(spec, tune=False):
     if os.path.exists(netfile):
         check_embedded(out + ".tmp", netfile)
     if patch and not net and not tune:
-        check_bench(out + ".tmp", os.path.join(ROOT, patch))
+        check_bench(out + ".tmp", patchfile)
     os.replace(out + ".tmp", out)
     return out
 
@@ -208,6 +210,49 @@ def pinned_net(sha, net):
             f.write(blob.stdout)
         os.replace(out + ".tmp", out)
     return out
+
+
+def engine_pins(*specs):
+    """{PATCH: its git blob id} for each REF+PATCH engine of SPECS, recorded when a job is added, so that the
+    job's engine stays the patch it began with (see pinned_patch)."""
+    pins = {}
+    for spec in specs:
+        patch = spec.partition(":")[0].partition("+")[2]
+        if patch and not spec.startswith("/"):
+            path = os.path.join(ROOT, patch)
+            if not os.path.isfile(path):
+                sys.exit(f"no patch {patch}")
+            pins[patch] = sh("git", "hash-object", path).stdout.strip()
+    return pins
+
+
+def pinned_patch(patch, blob=None):
+    """The file PATCH as its job pinned it (BLOB, its git blob id: copied once into data/jobs/patches), so a
+    candidate may leave candidates/ as soon as its verdict is in, and a stored job still builds its engine on a
+    new machine. The working tree's PATCH serves while the blob is not committed yet (it must match BLOB). A job
+    added before pins were kept has no BLOB: the working tree's PATCH, else the last version committed."""
+    path = os.path.join(ROOT, patch)
+    if blob:
+        data = subprocess.run(["git", "cat-file", "blob", blob], cwd=ROOT, capture_output=True)
+        if data.returncode == 0:
+            out = os.path.join(WORK, "patches", blob + ".patch")
+            if not os.path.exists(out):
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                with open(out + ".tmp", "wb") as f:
+                    f.write(data.stdout)
+                os.replace(out + ".tmp", out)
+            return out
+        if os.path.isfile(path) and sh("git", "hash-object", path).stdout.strip() == blob:
+            return path
+        sys.exit(f"patch {patch} as its job pinned it ({blob[:12]}) is neither committed nor in the working tree")
+    if os.path.isfile(path):
+        return path
+    last = sh("git", "log", "-1", "--format=%H", "--", patch).stdout.strip()
+    for rev in (last, last + "^"):
+        data = subprocess.run(["git", "show", f"{rev}:{patch}"], cwd=ROOT, capture_output=True) if last else None
+        if data and data.returncode == 0:
+            return pinned_patch(patch, sh("git", "rev-parse", f"{rev}:{patch}").stdout.strip())
+    sys.exit(f"no patch {patch}: neither the working tree nor any commit holds it")
 
 
 def apply_patch(patch, src):
@@ -391,7 +436,7 @@ def last_commit(job):
 def start_fastchess(job):
     """fastchess for an SPRT or a match: resumed from its committed state when there is one."""
     state = os.path.join(job["dir"], "state.json")
-    new, old = build(job["new"]), build(job["old"])
+    new, old = build(job["new"], pins=job.get("pins")), build(job["old"], pins=job.get("pins"))
     os.makedirs(WORK, exist_ok=True)
     pgn = os.path.join(WORK, job["name"] + ".pgn")
     if os.path.exists(state):
@@ -747,6 +792,9 @@ def add_job(name, job):
 def cmd_add_sprt(a):
     job = {"kind": "sprt", "new": a.new, "old": a.old, "elo0": a.elo0, "elo1": a.elo1, "book": a.book,
            "max_games": a.max_games}
+    pins = engine_pins(a.new, a.old)
+    if pins:
+        job["pins"] = pins
     job.update({"nodes": a.nodes} if a.nodes else {"tc": a.tc})
     if a.new_nodes:
         if not a.nodes:
@@ -759,6 +807,9 @@ def cmd_add_match(a):
     if a.games < 2 or a.games % 2:
         sys.exit("--games must be even (each opening is played with both colours)")
     job = {"kind": "match", "new": a.new, "old": a.old, "games": a.games, "tc": a.tc, "book": a.book}
+    pins = engine_pins(a.new, a.old)
+    if pins:
+        job["pins"] = pins
     for side in ("new", "old"):
         opts = getattr(a, f"{side}_option") or []
         for o in opts:

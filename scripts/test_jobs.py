@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Unit tests of scripts/jobs.py's decisions that need no engine and no CPU: the SPRT arithmetic, which jobs run
 together, the order they are read in, a datagen generation tied to its net, an engine's net pinned by its
-commit (in a scratch git repository), and an SPSA's values written into the source.
+commit and its patch by the job (in a scratch git repository), and an SPSA's values written into the source.
 Run: python3 scripts/test_jobs.py (cargo test runs it through tests/jobs_script.rs)."""
 
 import argparse
@@ -134,6 +134,45 @@ class PinnedNet(unittest.TestCase):
                 with self.assertRaises(SystemExit) as e:
                     jobs.pinned_net(sha, "candidates/netc.nnue")
                 self.assertIn("no net", str(e.exception.code))
+            finally:
+                jobs.ROOT, jobs.WORK = saved
+
+
+class PinnedPatch(unittest.TestCase):
+    def test_a_patch_is_read_as_its_job_pinned_it_after_it_leaves_the_tree(self):
+        saved = jobs.ROOT, jobs.WORK
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs.ROOT, jobs.WORK = tmp, os.path.join(tmp, "work")
+            try:
+                git = ["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
+                subprocess.run(git + ["init", "-q"], check=True)
+                os.makedirs(os.path.join(tmp, "candidates"))
+                rel = "candidates/0001-a.patch"
+                patch = os.path.join(tmp, rel)
+                with open(patch, "w") as f:
+                    f.write("the patch as its SPRT began\n")
+                pins = jobs.engine_pins(f"abc1234+{rel}", "abc1234", "/usr/games/stockfish")
+                self.assertEqual(list(pins), [rel])
+                # Not committed yet: the working tree serves while it still matches the pin.
+                self.assertEqual(jobs.pinned_patch(rel, pins[rel]), patch)
+                subprocess.run(git + ["add", "."], check=True)
+                subprocess.run(git + ["commit", "-q", "-m", "candidate"], check=True)
+                with open(patch, "w") as f:
+                    f.write("rebased later\n")
+                with open(jobs.pinned_patch(rel, pins[rel])) as f:
+                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
+                os.remove(patch)
+                subprocess.run(git + ["commit", "-q", "-a", "-m", "verdict in: candidate deleted"], check=True)
+                with open(jobs.pinned_patch(rel, pins[rel])) as f:
+                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
+                # A job stored before pins were kept reads the last committed version.
+                with open(jobs.pinned_patch(rel)) as f:
+                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
+                with self.assertRaises(SystemExit) as e:
+                    jobs.pinned_patch("candidates/0002-none.patch")
+                self.assertIn("no patch", str(e.exception.code))
+                with self.assertRaises(SystemExit):
+                    jobs.engine_pins("abc1234+candidates/0002-none.patch")
             finally:
                 jobs.ROOT, jobs.WORK = saved
 

@@ -446,11 +446,6 @@ fn malformed_input_gets_one_info_string_and_changes_nothing() {
     for bad in [
         "hello",
         "UCI",
-        "go depht 5",
-        "go depth",
-        "go depth -2",
-        "go nodes many",
-        "go movetime",
         "go perft",
         "go perft 999",
         "position",
@@ -504,6 +499,49 @@ fn malformed_input_gets_one_info_string_and_changes_nothing() {
     e.send("   \t ");
     let before = e.isready();
     assert!(before.is_empty(), "{before:?}");
+    e.quit();
+}
+
+/// The GUI waits for the `bestmove` of every `go`: a malformed one is reported, and searches with the rest.
+#[test]
+fn malformed_go_is_reported_and_still_gives_one_bestmove() {
+    let mut e = Corvid::start();
+    e.send("position startpos moves e2e4");
+    let mut pos = Position::startpos();
+    pos.make_move(pos.parse_uci_move("e2e4").expect("legal"));
+    for (go, open_ended) in [
+        ("go depth 0", false),
+        ("go depth -2", false),
+        ("go depht 5 depth 2", false),
+        ("go nodes many depth 2", false),
+        ("go wtime 1e3 btime 500 winc 0 binc 0", false),
+        ("go movestogo 0 wtime 500 btime 500", false),
+        (
+            "go mate 99999999999999999999999999999999999999999999 nodes 3000",
+            false,
+        ),
+        ("go movetime", true),
+        ("go depht 5", true),
+        ("go infinite perft 3", true),
+    ] {
+        e.send(go);
+        let mut lines = Vec::new();
+        if open_ended {
+            // Nothing left to limit it: it searches until told to stop.
+            lines = e.isready();
+            assert_eq!(count_bestmoves(&lines), 0, "{go}: {lines:?}");
+            e.send("stop");
+        }
+        lines.extend(e.bestmove(SOON));
+        let complaints = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: go: "))
+            .count();
+        assert_eq!(complaints, 1, "{go}: {lines:?}");
+        assert_legal_bestmove(lines.last().expect("bestmove"), &pos);
+        let after = e.isready();
+        assert_eq!(count_bestmoves(&after), 0, "{go}: {after:?}");
+    }
     e.quit();
 }
 

@@ -1,8 +1,10 @@
 //! Reading UCI commands: every malformed line becomes a [`UciError`], never a panic.
 //!
-//! Unknown `go` tokens, bad numbers and `setoption` without `name` are errors rather than being skipped, so a
-//! typo is reported instead of silently searching with the wrong limits. Negative clock values (some GUIs send
-//! them when a flag falls) count as zero.
+//! Bad numbers and `setoption` without `name` are errors rather than being skipped, so a typo is reported
+//! instead of silently doing the wrong thing. A `go` is the exception: the GUI waits for its `bestmove`, and an
+//! engine that answers nothing loses on time, so a malformed part of a `go` is reported, left out (or a number
+//! out of range brought into it) and the search runs with the rest. Negative clock values (some GUIs send them
+//! when a flag falls) count as zero.
 
 use crate::search::Limits;
 use std::fmt;
@@ -34,6 +36,8 @@ pub enum Command {
     Go {
         limits: Limits,
         searchmoves: Vec<String>,
+        /// What was wrong with the line and what the search does instead (the session reports each).
+        ignored: Vec<String>,
     },
     /// `go perft N` (also accepted as `perft N`).
     Perft(u32),
@@ -277,64 +281,51 @@ const GO_KEYWORDS: &[&str] = &[
     "perft",
 ];
 
-/// `go` with any of its keywords, or `go perft N`.
+/// `go` with any of its keywords, or `go perft N`. Only `go perft` can fail; any other malformed part is left
+/// out of the limits and said in `ignored` (see the module's comment).
 fn parse_go(rest: &[&str]) -> Result<Command, UciError> {
     if let Some((&"perft", args)) = rest.split_first() {
         return Ok(Command::Perft(parse_perft_depth(args)?));
     }
+    let is_keyword = |t: &&str| GO_KEYWORDS.contains(t);
     let mut limits = Limits::default();
     let mut searchmoves = Vec::new();
+    let mut ignored = Vec::new();
     let mut i = 0;
     while let Some(&tok) = rest.get(i) {
         i += 1;
-        let keyword: &'static str = match GO_KEYWORDS.iter().find(|&&k| k == tok) {
-            Some(k) => k,
+        let keyword = match GO_KEYWORDS.iter().find(|&&k| k == tok && k != "perft") {
+            Some(&k) => k,
             None => {
-                return Err(UciError::Unexpected {
-                    command: "go",
-                    token: tok.to_string(),
-                })
+                // The word and whatever follows it up to the next keyword: "depht 5" leaves out the 5 too.
+                let from = i - 1;
+                while rest.get(i).is_some_and(|t| !is_keyword(t)) {
+                    i += 1;
+                }
+                ignored.push(format!(
+                    "go: unexpected '{}'; left out",
+                    rest[from..i].join(" ")
+                ));
+                continue;
             }
         };
         match keyword {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
             "searchmoves" => {
-                while let Some(&m) = rest.get(i) {
-                    if GO_KEYWORDS.contains(&m) {
-                        break;
-                    }
+                while let Some(&m) = rest.get(i).filter(|t| !is_keyword(t)) {
                     searchmoves.push(m.to_string());
                     i += 1;
                 }
             }
-            "perft" => {
-                return Err(UciError::Unexpected {
-                    command: "go",
-                    token: "perft".to_string(),
-                })
-            }
             _ => {
-                let Some(&value) = rest.get(i) else {
-                    return Err(UciError::Missing {
-                        command: "go",
-                        what: "a value after a keyword",
-                    });
+                let Some(&value) = rest.get(i).filter(|t| !is_keyword(t)) else {
+                    ignored.push(format!("go: missing a value after {keyword}; left out"));
+                    continue;
                 };
                 i += 1;
-                let time = || clock_ms(keyword, value);
-                match keyword {
-                    "wtime" => limits.wtime = Some(time()?),
-                    "btime" => limits.btime = Some(time()?),
-                    "winc" => limits.winc = Some(time()?),
-                    "binc" => limits.binc = Some(time()?),
-                    "movetime" => limits.movetime = Some(time()?),
-                    "movestogo" => {
-                        limits.movestogo = Some(parse_num("go", keyword, value, 1, u32::MAX)?)
-                    }
-                    "depth" => limits.depth = Some(parse_num("go", keyword, value, 1, MAX_DEPTH)?),
-                    "nodes" => limits.nodes = Some(parse_num("go", keyword, value, 1, u64::MAX)?),
-                    _ => limits.mate = Some(parse_num("go", keyword, value, 1, MAX_DEPTH)?),
+                if let Err(e) = set_go_limit(&mut limits, keyword, value) {
+                    ignored.push(e);
                 }
             }
         }
@@ -342,17 +333,55 @@ fn parse_go(rest: &[&str]) -> Result<Command, UciError> {
     Ok(Command::Go {
         limits,
         searchmoves,
+        ignored,
     })
 }
 
-/// A clock value in ms; negative counts as zero.
-fn clock_ms(keyword: &'static str, value: &str) -> Result<u64, UciError> {
-    value
-        .parse::<i64>()
-        .map(|v| v.max(0) as u64)
-        .map_err(|_| UciError::BadNumber {
-            command: "go",
-            keyword,
-            value: value.to_string(),
-        })
+/// Sets `keyword`'s limit from `value`. A number beyond its range is brought into it (depth 0 searches depth
+/// 1), except `movestogo` below 1, which is left out (moves to go of 1 would spend the whole clock); the `Err`
+/// says what was done.
+fn set_go_limit(limits: &mut Limits, keyword: &'static str, value: &str) -> Result<(), String> {
+    let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+    let n: i128 = match value.parse() {
+        Ok(n) => n,
+        // Too many digits for any limit: the farthest one.
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            if value.starts_with('-') {
+                i128::MIN
+            } else {
+                i128::MAX
+            }
+        }
+        Err(_) => return Err(format!("go: bad value '{value}' for {keyword}; left out")),
+    };
+    if keyword == "movestogo" && n < 1 {
+        return Err(format!(
+            "go: movestogo {value} is not a number of moves; left out"
+        ));
+    }
+    let (min, max) = match keyword {
+        "depth" | "mate" => (1, MAX_DEPTH as i128),
+        "nodes" => (1, u64::MAX as i128),
+        "movestogo" => (1, u32::MAX as i128),
+        _ => (0, u64::MAX as i128),
+    };
+    let v = n.clamp(min, max);
+    match keyword {
+        "wtime" => limits.wtime = Some(v as u64),
+        "btime" => limits.btime = Some(v as u64),
+        "winc" => limits.winc = Some(v as u64),
+        "binc" => limits.binc = Some(v as u64),
+        "movetime" => limits.movetime = Some(v as u64),
+        "movestogo" => limits.movestogo = Some(v as u32),
+        "depth" => limits.depth = Some(v as u32),
+        "nodes" => limits.nodes = Some(v as u64),
+        _ => limits.mate = Some(v as u32),
+    }
+    // A negative clock counts as zero without a word (see the module's comment).
+    if v != n && min > 0 {
+        return Err(format!(
+            "go: {keyword} {value} is out of range; searching with {v}"
+        ));
+    }
+    Ok(())
 }

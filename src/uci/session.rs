@@ -131,7 +131,11 @@ impl<W: Write> UciSession<W> {
             Command::Go {
                 limits,
                 searchmoves,
+                ignored,
             } => {
+                for why in ignored {
+                    self.info(&format!("error: {why}"));
+                }
                 if !self.position_set {
                     self.info("no position given: searching the start position");
                     self.position_set = true;

@@ -102,6 +102,7 @@ fn go_limits() {
     let Command::Go {
         limits,
         searchmoves,
+        ignored,
     } = parse("go wtime 1000 btime -5 winc 10 binc 0 movestogo 20 searchmoves e2e4 d2d4 ponder")
     else {
         panic!("not a go");
@@ -113,6 +114,7 @@ fn go_limits() {
     assert_eq!(limits.movestogo, Some(20));
     assert!(limits.ponder && !limits.infinite);
     assert_eq!(searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+    assert!(ignored.is_empty(), "{ignored:?}");
 
     let Command::Go { limits, .. } = parse("go depth 3 nodes 5000 mate 2 movetime 50 infinite")
     else {
@@ -127,7 +129,8 @@ fn go_limits() {
         parse("go"),
         Command::Go {
             limits: Limits::default(),
-            searchmoves: vec![]
+            searchmoves: vec![],
+            ignored: vec![]
         }
     );
     assert_eq!(parse("go perft 3"), Command::Perft(3));
@@ -135,25 +138,57 @@ fn go_limits() {
 }
 
 #[test]
-fn malformed_go_is_an_error() {
-    for bad in [
-        "go depth",
-        "go depth x",
-        "go depth 0",
-        "go depth -1",
-        "go nodes 0",
-        "go wtime",
-        "go wtime 1e3",
-        "go movestogo 0",
-        "go depht 5",
-        "go perft",
-        "go perft 99",
-        "go perft 3 4",
-        "go infinite perft 3",
-        "go depth 99999999999999999999",
-    ] {
+fn malformed_go_perft_is_an_error() {
+    for bad in ["go perft", "go perft 99", "go perft 3 4"] {
         assert!(parse_command(bad).is_err(), "{bad}");
     }
+}
+
+/// A malformed `go` still searches (its GUI waits for a `bestmove`): each bad part is said and left out, or a
+/// number out of range is brought into it.
+#[test]
+fn malformed_go_searches_with_the_rest() {
+    let go = |line: &str| match parse(line) {
+        Command::Go {
+            limits,
+            searchmoves,
+            ignored,
+        } => (limits, searchmoves, ignored),
+        other => panic!("{line}: not a go but {other:?}"),
+    };
+    let depth = |line: &str| {
+        let (limits, _, ignored) = go(line);
+        assert_eq!(ignored.len(), 1, "{line}: {ignored:?}");
+        limits.depth
+    };
+    assert_eq!(depth("go depth 0"), Some(1));
+    assert_eq!(depth("go depth -1"), Some(1));
+    assert_eq!(depth("go depth 99999999999999999999"), Some(MAX_DEPTH));
+    assert_eq!(
+        depth("go depth 999999999999999999999999999999999999999999"),
+        Some(MAX_DEPTH)
+    );
+    assert_eq!(depth("go depth x"), None);
+    assert_eq!(depth("go depth"), None);
+    assert_eq!(depth("go depth infinite"), None);
+    assert_eq!(depth("go depht 5 depth 3"), Some(3));
+    assert_eq!(depth("go infinite perft 3 depth 2"), Some(2));
+
+    let (limits, _, ignored) = go("go nodes 0 wtime 1e3 btime 900 movestogo 0");
+    assert_eq!(ignored.len(), 3, "{ignored:?}");
+    assert_eq!(limits.nodes, Some(1));
+    assert_eq!((limits.wtime, limits.btime), (None, Some(900)));
+    assert_eq!(limits.movestogo, None);
+    // "depth infinite": the keyword after a keyword is no value of it, and still counts.
+    let (limits, _, ignored) = go("go depth infinite");
+    assert!(limits.infinite && limits.depth.is_none(), "{ignored:?}");
+    let (_, searchmoves, ignored) = go("go foo searchmoves e2e4 bar");
+    assert_eq!(searchmoves, vec!["e2e4".to_string(), "bar".to_string()]);
+    assert_eq!(ignored, vec!["go: unexpected 'foo'; left out".to_string()]);
+    // Negative clocks count as zero without a word.
+    let (limits, _, ignored) = go("go wtime -5 btime -99999999999999999999999 winc 0");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!((limits.wtime, limits.btime), (Some(0), Some(0)));
 }
 
 #[test]

@@ -203,11 +203,16 @@ def pinned_net(sha, net):
         if not os.path.exists(path):
             sys.exit(f"no net {net}: neither commit {sha} nor the working tree holds it")
         return path
-    out = os.path.join(WORK, "nets", hashlib.sha256(blob.stdout).hexdigest()[:16] + ".nnue")
+    return cached(os.path.join("nets", hashlib.sha256(blob.stdout).hexdigest()[:16] + ".nnue"), blob.stdout)
+
+
+def cached(name, data):
+    """data/jobs/NAME holding DATA (written once, atomically): a file a job reads from git, kept at a path."""
+    out = os.path.join(WORK, name)
     if not os.path.exists(out):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         with open(out + ".tmp", "wb") as f:
-            f.write(blob.stdout)
+            f.write(data)
         os.replace(out + ".tmp", out)
     return out
 
@@ -235,13 +240,7 @@ def pinned_patch(patch, blob=None):
     if blob:
         data = subprocess.run(["git", "cat-file", "blob", blob], cwd=ROOT, capture_output=True)
         if data.returncode == 0:
-            out = os.path.join(WORK, "patches", blob + ".patch")
-            if not os.path.exists(out):
-                os.makedirs(os.path.dirname(out), exist_ok=True)
-                with open(out + ".tmp", "wb") as f:
-                    f.write(data.stdout)
-                os.replace(out + ".tmp", out)
-            return out
+            return cached(os.path.join("patches", blob + ".patch"), data.stdout)
         if os.path.isfile(path) and sh("git", "hash-object", path).stdout.strip() == blob:
             return path
         sys.exit(f"patch {patch} as its job pinned it ({blob[:12]}) is neither committed nor in the working tree")

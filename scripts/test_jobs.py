@@ -109,72 +109,71 @@ class DatagenNet(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(jobs.JOBS, "gen9")))
 
 
-class PinnedNet(unittest.TestCase):
+class ScratchRepo(unittest.TestCase):
+    """A test in a scratch git repository (with candidates/) that jobs.py takes for the project's."""
+
+    def setUp(self):
+        self.saved = jobs.ROOT, jobs.WORK
+        self.tmpdir = tempfile.TemporaryDirectory()
+        self.tmp = self.tmpdir.name
+        jobs.ROOT, jobs.WORK = self.tmp, os.path.join(self.tmp, "work")
+        self.git = ["git", "-C", self.tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run(self.git + ["init", "-q"], check=True)
+        os.makedirs(os.path.join(self.tmp, "candidates"))
+
+    def tearDown(self):
+        jobs.ROOT, jobs.WORK = self.saved
+        self.tmpdir.cleanup()
+
+
+class PinnedNet(ScratchRepo):
     def test_a_committed_net_is_read_from_its_commit_and_a_new_one_from_the_tree(self):
-        saved = jobs.ROOT, jobs.WORK
-        with tempfile.TemporaryDirectory() as tmp:
-            jobs.ROOT, jobs.WORK = tmp, os.path.join(tmp, "work")
-            try:
-                git = ["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
-                subprocess.run(git + ["init", "-q"], check=True)
-                os.makedirs(os.path.join(tmp, "candidates"))
-                net = os.path.join(tmp, "candidates", "neta.nnue")
-                with open(net, "wb") as f:
-                    f.write(b"the candidate as its SPRT began")
-                subprocess.run(git + ["add", "."], check=True)
-                subprocess.run(git + ["commit", "-q", "-m", "candidate"], check=True)
-                sha = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-                os.remove(net)  # adopted: moved to nets/ while its job is still stored
-                with open(jobs.pinned_net(sha, "candidates/neta.nnue"), "rb") as f:
-                    self.assertEqual(f.read(), b"the candidate as its SPRT began")
-                with open(os.path.join(tmp, "candidates", "netb.nnue"), "wb") as f:
-                    f.write(b"not committed yet")
-                self.assertEqual(jobs.pinned_net(sha, "candidates/netb.nnue"),
-                                 os.path.join(tmp, "candidates", "netb.nnue"))
-                with self.assertRaises(SystemExit) as e:
-                    jobs.pinned_net(sha, "candidates/netc.nnue")
-                self.assertIn("no net", str(e.exception.code))
-            finally:
-                jobs.ROOT, jobs.WORK = saved
+        net = os.path.join(self.tmp, "candidates", "neta.nnue")
+        with open(net, "wb") as f:
+            f.write(b"the candidate as its SPRT began")
+        subprocess.run(self.git + ["add", "."], check=True)
+        subprocess.run(self.git + ["commit", "-q", "-m", "candidate"], check=True)
+        sha = subprocess.run(self.git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        os.remove(net)  # adopted: moved to nets/ while its job is still stored
+        with open(jobs.pinned_net(sha, "candidates/neta.nnue"), "rb") as f:
+            self.assertEqual(f.read(), b"the candidate as its SPRT began")
+        with open(os.path.join(self.tmp, "candidates", "netb.nnue"), "wb") as f:
+            f.write(b"not committed yet")
+        self.assertEqual(jobs.pinned_net(sha, "candidates/netb.nnue"),
+                         os.path.join(self.tmp, "candidates", "netb.nnue"))
+        with self.assertRaises(SystemExit) as e:
+            jobs.pinned_net(sha, "candidates/netc.nnue")
+        self.assertIn("no net", str(e.exception.code))
 
 
-class PinnedPatch(unittest.TestCase):
+class PinnedPatch(ScratchRepo):
     def test_a_patch_is_read_as_its_job_pinned_it_after_it_leaves_the_tree(self):
-        saved = jobs.ROOT, jobs.WORK
-        with tempfile.TemporaryDirectory() as tmp:
-            jobs.ROOT, jobs.WORK = tmp, os.path.join(tmp, "work")
-            try:
-                git = ["git", "-C", tmp, "-c", "user.name=t", "-c", "user.email=t@t"]
-                subprocess.run(git + ["init", "-q"], check=True)
-                os.makedirs(os.path.join(tmp, "candidates"))
-                rel = "candidates/0001-a.patch"
-                patch = os.path.join(tmp, rel)
-                with open(patch, "w") as f:
-                    f.write("the patch as its SPRT began\n")
-                pins = jobs.engine_pins(f"abc1234+{rel}", "abc1234", "/usr/games/stockfish")
-                self.assertEqual(list(pins), [rel])
-                # Not committed yet: the working tree serves while it still matches the pin.
-                self.assertEqual(jobs.pinned_patch(rel, pins[rel]), patch)
-                subprocess.run(git + ["add", "."], check=True)
-                subprocess.run(git + ["commit", "-q", "-m", "candidate"], check=True)
-                with open(patch, "w") as f:
-                    f.write("rebased later\n")
-                with open(jobs.pinned_patch(rel, pins[rel])) as f:
-                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
-                os.remove(patch)
-                subprocess.run(git + ["commit", "-q", "-a", "-m", "verdict in: candidate deleted"], check=True)
-                with open(jobs.pinned_patch(rel, pins[rel])) as f:
-                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
-                # A job stored before pins were kept reads the last committed version.
-                with open(jobs.pinned_patch(rel)) as f:
-                    self.assertEqual(f.read(), "the patch as its SPRT began\n")
-                with self.assertRaises(SystemExit) as e:
-                    jobs.pinned_patch("candidates/0002-none.patch")
-                self.assertIn("no patch", str(e.exception.code))
-                with self.assertRaises(SystemExit):
-                    jobs.engine_pins("abc1234+candidates/0002-none.patch")
-            finally:
-                jobs.ROOT, jobs.WORK = saved
+        rel = "candidates/0001-a.patch"
+        patch = os.path.join(self.tmp, rel)
+        with open(patch, "w") as f:
+            f.write("the patch as its SPRT began\n")
+        pins = jobs.engine_pins(f"abc1234+{rel}", "abc1234", "/usr/games/stockfish")
+        self.assertEqual(list(pins), [rel])
+        # Not committed yet: the working tree serves while it still matches the pin.
+        self.assertEqual(jobs.pinned_patch(rel, pins[rel]), patch)
+        subprocess.run(self.git + ["add", "."], check=True)
+        subprocess.run(self.git + ["commit", "-q", "-m", "candidate"], check=True)
+        with open(patch, "w") as f:
+            f.write("rebased later\n")
+        with open(jobs.pinned_patch(rel, pins[rel])) as f:
+            self.assertEqual(f.read(), "the patch as its SPRT began\n")
+        os.remove(patch)
+        subprocess.run(self.git + ["commit", "-q", "-a", "-m", "verdict in: candidate deleted"], check=True)
+        with open(jobs.pinned_patch(rel, pins[rel])) as f:
+            self.assertEqual(f.read(), "the patch as its SPRT began\n")
+        # A job stored before pins were kept reads the last committed version.
+        with open(jobs.pinned_patch(rel)) as f:
+            self.assertEqual(f.read(), "the patch as its SPRT began\n")
+        with self.assertRaises(SystemExit) as e:
+            jobs.pinned_patch("candidates/0002-none.patch")
+        self.assertIn("no patch", str(e.exception.code))
+        with self.assertRaises(SystemExit):
+            jobs.engine_pins("abc1234+candidates/0002-none.patch")
 
 
 class SpsaWrite(unittest.TestCase):

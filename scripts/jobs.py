@@ -246,11 +246,12 @@ def pinned_patch(patch, blob=None):
         sys.exit(f"patch {patch} as its job pinned it ({blob[:12]}) is neither committed nor in the working tree")
     if os.path.isfile(path):
         return path
+    # The last commit that touched PATCH holds it, or (when that commit deleted it) its parent does.
     last = sh("git", "log", "-1", "--format=%H", "--", patch).stdout.strip()
-    for rev in (last, last + "^"):
-        data = subprocess.run(["git", "show", f"{rev}:{patch}"], cwd=ROOT, capture_output=True) if last else None
-        if data and data.returncode == 0:
-            return pinned_patch(patch, sh("git", "rev-parse", f"{rev}:{patch}").stdout.strip())
+    for rev in (last, last + "^") if last else ():
+        blob = sh("git", "rev-parse", "--verify", "--quiet", f"{rev}:{patch}").stdout.strip()
+        if blob:
+            return pinned_patch(patch, blob)
     sys.exit(f"no patch {patch}: neither the working tree nor any commit holds it")
 
 
@@ -781,6 +782,9 @@ def add_job(name, job):
     path = os.path.join(JOBS, name)
     if os.path.exists(path):
         sys.exit(f"job {name} exists")
+    pins = engine_pins(job["new"], job["old"]) if job["kind"] in ("sprt", "match") else {}
+    if pins:
+        job["pins"] = pins
     os.makedirs(path)
     job["created"] = time.strftime("%Y-%m-%d %H:%M")
     write_json(os.path.join(path, "job.json"), job)
@@ -791,9 +795,6 @@ def add_job(name, job):
 def cmd_add_sprt(a):
     job = {"kind": "sprt", "new": a.new, "old": a.old, "elo0": a.elo0, "elo1": a.elo1, "book": a.book,
            "max_games": a.max_games}
-    pins = engine_pins(a.new, a.old)
-    if pins:
-        job["pins"] = pins
     job.update({"nodes": a.nodes} if a.nodes else {"tc": a.tc})
     if a.new_nodes:
         if not a.nodes:
@@ -806,9 +807,6 @@ def cmd_add_match(a):
     if a.games < 2 or a.games % 2:
         sys.exit("--games must be even (each opening is played with both colours)")
     job = {"kind": "match", "new": a.new, "old": a.old, "games": a.games, "tc": a.tc, "book": a.book}
-    pins = engine_pins(a.new, a.old)
-    if pins:
-        job["pins"] = pins
     for side in ("new", "old"):
         opts = getattr(a, f"{side}_option") or []
         for o in opts:

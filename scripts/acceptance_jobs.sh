@@ -12,7 +12,7 @@
 #   (all at 10 s + 0.1 s), and
 #   accept-REF-7-vs-56fc30f                     400 games against 56fc30f at 8 s + 0.08 s on 8moves_v3.epd
 #   accept-REF-8-elo-X                          the UCI_Elo calibration of docs/usage.md, for each X of --levels
-#                                               (default "2400 2500 2600 2700 2800"): Corvid at UCI_Elo X against
+#                                               (default "2400 2500 2600 2700 2800 2900 3000"): Corvid at UCI_Elo X against
 #                                               Stockfish at UCI_Elo X, 40 games at 5 s + 0.05 s on openings.epd
 #                                               (a level is calibrated when it scores 40-60 %)
 # The opponents come from Debian: apt-get install ethereal-chess fairy-stockfish stockfish. The results go to
@@ -22,7 +22,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ref="" dry=0 levels="2400 2500 2600 2700 2800"
+ref="" dry=0 levels="2400 2500 2600 2700 2800 2900 3000"
 while [ $# -gt 0 ]; do
     a="$1"; shift
     case "$a" in

@@ -89,6 +89,8 @@ struct CecpSession<W: Write> {
     progress: Progress,
     /// The latest PV: the FEN of its root and its moves in the engine's text, for `hint`.
     last_pv: Option<(String, Vec<String>)>,
+    /// `ping`s received while Corvid thinks on its move: CECP wants their `pong`s after the move.
+    held_pongs: Vec<String>,
 }
 
 /// How far the running search has got: what `.` reports.
@@ -130,6 +132,7 @@ impl<W: Write> CecpSession<W> {
             opponent_computer: false,
             progress: Progress::default(),
             last_pv: None,
+            held_pongs: Vec::new(),
         }
     }
 
@@ -175,6 +178,24 @@ impl<W: Write> CecpSession<W> {
             self.engine.wait();
             // Everything the search reported is queued now; none of it applies any more.
             while self.reports.try_recv().is_ok() {}
+        }
+        self.release_pongs();
+    }
+
+    /// `ping N`: `pong N` once every command before it is done. A search for Corvid's own move is such a
+    /// command (CECP: the pong comes after the move); analysis is not, like pondering.
+    fn ping(&mut self, n: String) {
+        if self.is_thinking() && !self.analyzing {
+            self.held_pongs.push(n);
+        } else {
+            self.emit(&format!("pong {n}"));
+        }
+    }
+
+    /// Answers the pings held during a search for Corvid's move, now that it is over.
+    fn release_pongs(&mut self) {
+        for n in std::mem::take(&mut self.held_pongs) {
+            self.emit(&format!("pong {n}"));
         }
     }
 
@@ -270,7 +291,7 @@ impl<W: Write> CecpSession<W> {
             Command::Otim(ms) => self.opp_clock_ms = Some(ms),
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => self.engine.stop(),
-            Command::Ping(n) => self.emit(&format!("pong {n}")),
+            Command::Ping(n) => self.ping(n),
             Command::Draw => self.opponent_offers_draw(),
             Command::Result { .. } => {
                 self.abort_search();
@@ -682,6 +703,7 @@ impl<W: Write> CecpSession<W> {
             }
             Report::BestMove(outcome) => {
                 for_game!(self.game.kind(), V => self.finish_search::<V>(outcome));
+                self.release_pongs();
             }
         }
     }

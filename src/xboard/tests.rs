@@ -241,6 +241,36 @@ fn features_offer_analysis() {
     assert_eq!(parse("computer"), Command::Computer);
 }
 
+/// CECP's `ping`: answered at once when Corvid is idle or analysing, and after the move when it came while
+/// Corvid thought on its own move (each pong in order, after everything sent before its ping).
+#[test]
+fn ping_during_a_search_for_a_move_is_answered_after_the_move() {
+    let mut s = TestSession::new();
+    assert_eq!(s.send("ping 1"), ["pong 1"]);
+    s.send("new");
+    s.send("sd 3");
+    // The search runs until its reports are pumped, so both pings arrive while Corvid thinks.
+    assert!(s.send("usermove e2e4").is_empty());
+    assert!(s.send("ping 2").is_empty());
+    assert!(s.send("ping 3").is_empty());
+    let lines = s.pump(20_000, |l| l == "pong 3");
+    let at = |t: &str| lines.iter().position(|l| l == t);
+    let mv = lines
+        .iter()
+        .position(|l| l.starts_with("move "))
+        .unwrap_or_else(|| panic!("no move: {lines:?}"));
+    assert_eq!(at("pong 2"), Some(mv + 1), "{lines:?}");
+    assert_eq!(at("pong 3"), Some(mv + 2), "{lines:?}");
+    // A search ended without a move (`force`) answers its held ping too.
+    s.send("usermove d2d4");
+    s.send("ping 4");
+    assert_eq!(s.send("force"), ["pong 4"]);
+    // Analysis is no move of Corvid's: its pings are answered at once.
+    s.send("analyze");
+    assert_eq!(s.send("ping 5"), ["pong 5"]);
+    s.send("exit");
+}
+
 /// Chess analysis: thinking lines without a move, restarted after `usermove`, `undo` and `setboard`; `.`,
 /// `hint` and `bk` answered; `exit` ends it, after which a move gets no reply (force mode).
 #[test]

@@ -329,6 +329,15 @@ mode_calibrate() {
     if ! python3 -c "import chess" 2>/dev/null; then
         echo "python-chess missing: pip install chess" >&2; [ $dry -eq 1 ] || exit 2
     fi
+    # Stockfish keeps its default (1350) for a UCI_Elo outside its range, which would measure nothing: refuse it.
+    local sf_max=""
+    [ ! -x "$stockfish" ] || sf_max="$(printf 'uci\nquit\n' | "$stockfish" |
+        sed -n 's/^option name UCI_Elo .* max \([0-9]*\).*/\1/p')"
+    for x in $levels; do
+        case "$x" in *[!0-9]*|'') die "calibrate: UCI_Elo level $x is not a number" ;; esac
+        [ -z "$sf_max" ] || [ "$x" -le "$sf_max" ] ||
+            die "calibrate: UCI_Elo level $x is above Stockfish's highest ($sf_max), which it would ignore"
+    done
     printf '%-6s %s\n' level result
     for x in $levels; do
         cmd=(python3 "$matchpy_script" -a "$engine" -b "$stockfish"

@@ -16,8 +16,9 @@
 #                                               Stockfish at UCI_Elo X, 40 games at 5 s + 0.05 s on openings.epd
 #                                               (a level is calibrated when it scores 40-60 %). Stockfish 15.1
 #                                               offers UCI_Elo up to 2850 and silently keeps its default (1350)
-#                                               for a higher one, so higher levels are refused; at 2850 and above
-#                                               Corvid's full strength the score places the full engine.
+#                                               for a higher one, so higher levels are refused. From Corvid's
+#                                               FULL_STRENGTH up it plays unlimited: those scores place the full
+#                                               engine, also above 2850.
 # The opponents come from Debian: apt-get install ethereal-chess fairy-stockfish stockfish. The results go to
 # `scripts/jobs.py status` and each job's result.json; the nodes/second figure is measured by hand with the
 # jobs paused.
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
         --dry-run) dry=1 ;;
         --levels) [ $# -gt 0 ] || { echo "acceptance_jobs: --levels needs a list" >&2; exit 2; }
                   levels="$1"; shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "acceptance_jobs: unknown option $a" >&2; exit 2 ;;
         *) [ -z "$ref" ] || { echo "acceptance_jobs: one build at a time" >&2; exit 2; }; ref="$a" ;;
     esac

@@ -11,7 +11,7 @@ use crate::tunables::tunables;
 tunables! {
     /// Evaluation scaling by material (chess): the score times `(base + material) / (base + 48)`, material
     /// counted 3/3/5/9 for minor pieces, rooks and queens of both sides (62 at the start).
-    eval_material_base: i32 = 100, 40, 300;
+    eval_material_base: i32 = 108, 40, 300;
 }
 
 /// A (middlegame, endgame) pair in centipawns.
